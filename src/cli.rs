@@ -1,0 +1,267 @@
+//! Subcommands, flags, and exit codes: 0 success, 1 a failure while running, 2 bad input.
+
+use std::fmt;
+use std::io::{self, BufRead, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use suanfan::explain;
+use suanfan::json;
+use suanfan::notation;
+use suanfan::scoring::{self, Preset, RuleSet, WinContext};
+use suanfan::tile::Wind;
+
+#[derive(Parser, Debug)]
+#[command(name = "suanfan", version, about = "算番 — scores Chinese Official Mahjong (MCR) hands and explains the score")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Score a winning hand written in bracket notation, e.g. `[123m,1][EEE,2]456p789s5m5m`.
+    Score(ScoreArgs),
+    /// List the tiles a 13-tile hand waits on, with the best score for each.
+    Waits(WaitsArgs),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Rules {
+    Mil,
+    Wmo2006,
+    China1998,
+    Elementary,
+}
+
+impl Rules {
+    fn rule_set(self) -> RuleSet {
+        let p = match self {
+            Rules::Mil => Preset::Mil,
+            Rules::Wmo2006 => Preset::Wmo2006,
+            Rules::China1998 => Preset::China1998,
+            Rules::Elementary => Preset::Elementary,
+        };
+        RuleSet::preset(p)
+    }
+}
+
+#[derive(Args, Debug)]
+struct Circumstances {
+    /// Won by self-draw (自摸); otherwise on a discard.
+    #[arg(long)]
+    self_drawn: bool,
+    /// Seat wind: E, S, W or N.
+    #[arg(long, value_parser = parse_wind)]
+    seat: Option<Wind>,
+    /// Prevalent (round) wind: E, S, W or N.
+    #[arg(long, value_parser = parse_wind)]
+    prevalent: Option<Wind>,
+    /// The last tile of the wall (妙手回春 self-drawn, 海底捞月 on a discard).
+    #[arg(long)]
+    last_tile: bool,
+    /// A kong was involved (杠上开花 self-drawn, 抢杠和 on a discard).
+    #[arg(long)]
+    kong: bool,
+    /// The winning tile is the last of its kind (和绝张).
+    #[arg(long)]
+    fourth: bool,
+    /// Number of flowers and seasons (1 point each, not towards the minimum).
+    #[arg(long)]
+    flowers: Option<u8>,
+    /// Rule set.
+    #[arg(long, value_enum, default_value_t = Rules::Mil)]
+    rules: Rules,
+}
+
+impl Circumstances {
+    fn apply(&self, base: Option<WinContext>) -> WinContext {
+        let mut c = base.unwrap_or_default();
+        c.self_drawn |= self.self_drawn;
+        c.last_tile |= self.last_tile;
+        c.kong |= self.kong;
+        c.fourth_tile |= self.fourth;
+        if let Some(w) = self.seat {
+            c.seat_wind = w;
+        }
+        if let Some(w) = self.prevalent {
+            c.prevalent_wind = w;
+        }
+        if let Some(n) = self.flowers {
+            c.flowers = n;
+        }
+        c
+    }
+}
+
+fn parse_wind(s: &str) -> Result<Wind, String> {
+    Wind::parse(s).ok_or_else(|| format!("'{s}' is not a wind: use E, S, W or N"))
+}
+
+#[derive(Args, Debug)]
+struct ScoreArgs {
+    /// The hand: melds in brackets, standing tiles, the winning tile last. Optional suffix
+    /// `|ESffff|N`: prevalent and seat wind, flags self-drawn/fourth/last/kong, flowers.
+    #[arg(required_unless_present = "batch", allow_hyphen_values = true)]
+    notation: Option<String>,
+    #[command(flatten)]
+    when: Circumstances,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Read corpus JSON lines on stdin and write one JSON answer per line.
+    #[arg(long, conflicts_with = "notation")]
+    batch: bool,
+}
+
+#[derive(Args, Debug)]
+struct WaitsArgs {
+    /// The 13-tile hand (melds in brackets, then the standing tiles).
+    #[arg(allow_hyphen_values = true)]
+    notation: String,
+    #[command(flatten)]
+    when: Circumstances,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// A command-line failure with its exit code.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input: exit code 2.
+    Input(String),
+    Io(io::Error),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) => 2,
+            CliError::Io(_) => 1,
+        }
+    }
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, CliError::Io(e) if e.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Input(s) => f.write_str(s),
+            CliError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> Self {
+        CliError::Io(e)
+    }
+}
+
+pub fn run() -> Result<ExitCode, CliError> {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return Ok(ExitCode::from(code));
+        }
+    };
+    match cli.command {
+        Command::Score(a) if a.batch => batch(&a),
+        Command::Score(a) => score(&a),
+        Command::Waits(a) => waits(&a),
+    }
+}
+
+fn score(a: &ScoreArgs) -> Result<ExitCode, CliError> {
+    let text = a.notation.as_deref().unwrap_or_default();
+    let parsed = notation::parse(text).map_err(|e| CliError::Input(format!("bad notation: {e}")))?;
+    let ctx = a.when.apply(parsed.context);
+    let rules = a.when.rules.rule_set();
+    let s = scoring::score(&parsed.hand, &ctx, &rules).map_err(|e| CliError::Input(e.to_string()))?;
+    let mut out = io::stdout().lock();
+    match a.format {
+        Format::Text => out.write_all(explain::score_text(&s).as_bytes())?,
+        Format::Json => writeln!(out, "{}", json::score_json(&s))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn batch(a: &ScoreArgs) -> Result<ExitCode, CliError> {
+    let rules = a.when.rules.rule_set();
+    let stdin = io::stdin().lock();
+    let mut out = BufWriter::new(io::stdout().lock());
+    for line in stdin.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = match json::parse_batch_line(&line) {
+            Err(e) => json::corpus_error(None, &e),
+            Ok(jh) => match jh.to_hand() {
+                Err(e) => json::corpus_error(jh.id.as_ref(), &e),
+                Ok((hand, ctx)) => match scoring::score(&hand, &ctx, &rules) {
+                    Ok(s) => json::corpus_answer(jh.id.as_ref(), &s),
+                    Err(e) => json::corpus_error(jh.id.as_ref(), &e.to_string()),
+                },
+            },
+        };
+        serde_json::to_writer(&mut out, &answer).map_err(io::Error::other)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn waits(a: &WaitsArgs) -> Result<ExitCode, CliError> {
+    // Parse as a hand whose "winning tile" is the last standing tile, then put it back.
+    let parsed = notation::parse(&a.notation).map_err(|e| CliError::Input(format!("bad notation: {e}")))?;
+    let mut concealed = parsed.hand.concealed.clone();
+    concealed.push(parsed.hand.win_tile);
+    let w = scoring::Waiting { melds: parsed.hand.melds.clone(), concealed };
+    let ctx = a.when.apply(parsed.context);
+    let rules = a.when.rules.rule_set();
+    let n = w.melds.len() * 3 + w.concealed.len();
+    if n != 13 {
+        return Err(CliError::Input(format!(
+            "waits needs a hand of 13 tiles before the winning tile (melds count 3 each): this one has {n}"
+        )));
+    }
+    let list = scoring::waits(&w, &ctx, &rules).map_err(|e| CliError::Input(e.to_string()))?;
+    let mut out = io::stdout().lock();
+    match a.format {
+        Format::Text => {
+            let hand_text = format!(
+                "{}{}",
+                w.melds.iter().map(notation::format_meld).collect::<String>(),
+                notation::format_tiles(&w.concealed)
+            );
+            out.write_all(explain::waits_text(&hand_text, &list, rules.preset.name()).as_bytes())?;
+        }
+        Format::Json => {
+            let v: Vec<serde_json::Value> = list
+                .iter()
+                .map(|x| {
+                    serde_json::json!({
+                        "tile": x.tile.to_string(),
+                        "left": 4 - x.held,
+                        "discard": json::score_json(&x.discard),
+                        "self_drawn": json::score_json(&x.self_drawn),
+                    })
+                })
+                .collect();
+            writeln!(out, "{}", serde_json::json!({"rules": rules.preset.name(), "waits": v}))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,173 @@
+//! Scores and waits as text a player reads at the table.
+
+use std::fmt::Write as _;
+
+use crate::notation::{self, display_key};
+use crate::scoring::{MeldKind, Payment, Reading, Score, Set, SetKind, Wait};
+use crate::tile::Tile;
+
+/// Tiles as Unicode glyphs, in display order.
+pub fn glyphs(tiles: &[Tile]) -> String {
+    let mut t = tiles.to_vec();
+    t.sort_by_key(|x| display_key(*x));
+    t.iter().map(|x| x.unicode()).collect()
+}
+
+fn set_text(s: &Set) -> String {
+    let tiles = s.tiles();
+    let mark = match (s.kind, s.exposed, s.declared) {
+        (SetKind::Kong, false, true) => " (concealed kong)",
+        (_, true, _) => " (melded)",
+        _ => "",
+    };
+    format!("{} {}{}", glyphs(&tiles), notation::format_tiles(&tiles), mark)
+}
+
+/// Display width of a string in a terminal (CJK and mahjong glyphs take two columns).
+fn width(s: &str) -> usize {
+    s.chars().map(|c| if (c as u32) >= 0x1100 { 2 } else { 1 }).sum()
+}
+
+fn pad(s: &str, w: usize) -> String {
+    let mut out = s.to_string();
+    for _ in width(s)..w {
+        out.push(' ');
+    }
+    out
+}
+
+/// The full explanation of a score.
+pub fn score_text(s: &Score) -> String {
+    let mut o = String::new();
+    let h = &s.hand;
+    let mut shown = String::new();
+    for m in &h.melds {
+        let tiles: Vec<Tile> = m.tiles().collect();
+        let g = if m.kind == MeldKind::ConcealedKong {
+            format!("🀫{}{}🀫", tiles[0].unicode(), tiles[0].unicode())
+        } else {
+            glyphs(&tiles)
+        };
+        let _ = write!(shown, "[{g}] ");
+    }
+    let _ = write!(shown, "{} + {}", glyphs(&h.concealed), h.win_tile.unicode());
+    let c = &s.context;
+    let _ = writeln!(o, "Hand     {shown}");
+    let _ = writeln!(o, "         {}{}", notation::format_hand(h), notation::format_context(c));
+    let how = match (c.self_drawn, c.kong, c.last_tile) {
+        (true, true, _) => "self-drawn on a kong replacement",
+        (true, false, true) => "self-drawn, last tile of the wall",
+        (true, false, false) => "self-drawn",
+        (false, true, _) => "robbing a kong",
+        (false, false, true) => "on the last discard",
+        (false, false, false) => "on a discard",
+    };
+    let _ = writeln!(
+        o,
+        "Win      {how} on {} {}{} · seat {} · prevalent {} · {} flower(s)",
+        h.win_tile.unicode(),
+        h.win_tile,
+        if c.fourth_tile { " (last of its kind)" } else { "" },
+        c.seat_wind,
+        c.prevalent_wind,
+        c.flowers
+    );
+    let _ = writeln!(o, "Rules    {}", s.rules.preset.name());
+    let reading = match s.reading {
+        Reading::Regular(_) | Reading::KnittedStraight { .. } => {
+            let mut r: Vec<String> = Vec::new();
+            if let Reading::KnittedStraight { knitted, .. } = s.reading {
+                r.push(format!("{} knitted straight", glyphs(&knitted)));
+            }
+            r.extend(s.sets.iter().map(set_text));
+            r.join(" · ")
+        }
+        Reading::SevenPairs => "seven pairs".to_string(),
+        Reading::SevenShiftedPairs => "seven shifted pairs".to_string(),
+        Reading::ThirteenOrphans => "thirteen orphans".to_string(),
+        Reading::HonorsAndKnitted => "honors and knitted tiles".to_string(),
+        Reading::NineGates => "nine gates".to_string(),
+    };
+    let _ = writeln!(o, "Read as  {reading}");
+    let _ = writeln!(o);
+    let _ = writeln!(o, "  Points  Fan");
+    for e in &s.fans {
+        let name = format!("{} {}", e.fan.zh(), e.fan.en());
+        let count = if e.count > 1 { format!("{} × {}", e.points, e.count) } else { String::new() };
+        let sets: Vec<String> = e.sets.iter().filter_map(|&i| s.sets.get(i)).map(|x| notation::format_tiles(&x.tiles())).collect();
+        let _ = writeln!(
+            o,
+            "  {:>6}  {}{}{}",
+            e.total(),
+            pad(&name, 42),
+            pad(&count, 8),
+            sets.join(" ")
+        );
+    }
+    let _ = writeln!(o, "  ------");
+    let flowers = u32::from(c.flowers);
+    let detail = if flowers > 0 { format!("  ({} + {} for flowers)", s.total_no_flowers, flowers) } else { String::new() };
+    let _ = writeln!(o, "  {:>6}  total{detail}", s.total);
+    if !s.not_counted.is_empty() {
+        let _ = writeln!(o);
+        let _ = writeln!(o, "Not counted");
+        for n in &s.not_counted {
+            let _ = writeln!(o, "  {} {} — implied by {}: {}", n.fan.zh(), n.fan.en(), n.by.zh(), n.reason);
+        }
+    }
+    if !s.notes.is_empty() {
+        let _ = writeln!(o);
+        for n in &s.notes {
+            let _ = writeln!(o, "Note     {n}");
+        }
+    }
+    let _ = writeln!(o);
+    if s.meets_minimum {
+        let pay = match s.payment {
+            Some(Payment::SelfDrawn { each }) => format!("each of the three others pays {each} ({} in all)", 3 * each),
+            Some(p @ Payment::Discard { discarder, others }) if others > 0 => {
+                format!("the discarder pays {discarder}, the two others {others} each ({} in all)", p.received())
+            }
+            Some(Payment::Discard { discarder, .. }) => format!("the discarder pays {discarder}"),
+            None => String::new(),
+        };
+        let _ = writeln!(o, "Minimum  {} points without flowers: met. {pay}.", s.minimum);
+    } else {
+        let _ = writeln!(
+            o,
+            "Minimum  {} points without flowers: NOT met ({} points). This is 错和, a false win: no payment.",
+            s.minimum, s.total_no_flowers
+        );
+    }
+    o
+}
+
+/// The waits of a hand as text.
+pub fn waits_text(hand_text: &str, waits: &[Wait], rules: &str) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "Hand   {hand_text}   (rules {rules})");
+    if waits.is_empty() {
+        let _ = writeln!(o, "Waits on nothing: no tile completes this hand (it is not ready, 未听牌).");
+        return o;
+    }
+    let _ = writeln!(o, "Waits on {} tile(s):", waits.len());
+    let _ = writeln!(o);
+    let _ = writeln!(o, "  Tile     Left  Discard  Self-drawn  Best fans (discard)");
+    for w in waits {
+        let top: Vec<String> = w.discard.fans.iter().take(4).map(|e| e.fan.zh().to_string()).collect();
+        let mark = |s: &Score| if s.meets_minimum { String::new() } else { " ✗".to_string() };
+        let _ = writeln!(
+            o,
+            "  {} {:<4}  {:>4}  {:>7}  {:>10}  {}",
+            w.tile.unicode(),
+            w.tile.to_string(),
+            4 - w.held,
+            format!("{}{}", w.discard.total, mark(&w.discard)),
+            format!("{}{}", w.self_drawn.total, mark(&w.self_drawn)),
+            top.join(" ")
+        );
+    }
+    let _ = writeln!(o);
+    let _ = writeln!(o, "✗ below the minimum: winning on it would be 错和 (a false win). Flowers included in totals.");
+    o
+}

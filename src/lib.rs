@@ -1,0 +1,12 @@
+//! suanfan (算番): reads a Chinese Official Mahjong (MCR) hand and scores it.
+//!
+//! The stages (see the README): `tile` and `notation` (the tiles and how they are written),
+//! `scoring` (the pure scoring engine), `explain` (text for players), and `json` (the corpus
+//! JSON form, behind the `serde` feature).
+
+pub mod explain;
+#[cfg(feature = "serde")]
+pub mod json;
+pub mod notation;
+pub mod scoring;
+pub mod tile;

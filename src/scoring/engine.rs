@@ -1,0 +1,1401 @@
+//! The search for the best reading of a winning hand.
+//!
+//! Order of work (as the reference calculator, whose interpretation `mil` follows):
+//! 1. special shapes of a concealed hand: 七对 / 连七对, 全不靠 / 七星不靠, 十三幺, then
+//!    组合龙 + set + pair (also with one meld), then 九莲宝灯;
+//! 2. if none was found, or it was 七对, every division into 4 sets + a pair, each scored;
+//! 3. the highest total wins (就高不就低); on a tie a reading with 一色三同顺 or 三同刻, or a
+//!    regular reading against 七对, is preferred.
+//!
+//! Each reading is scored in two steps: `raw` counts every fan it shows (with the structural
+//! limits 不得相同 and 套算一次 applied while combining sets), then the exclusion table of the
+//! rule set removes the fans implied by others (不重复). No allocation happens per hand.
+
+use super::fan::{FAN_COUNT, Fan};
+use super::hand::{Hand, HandError, MeldKind, WinContext};
+use super::rules::{ImpossibleFlags, MixedKongs, NineGatesExtras, RuleSet};
+use crate::tile::{Counts, Suit, Tile};
+
+/// How many times each fan is counted.
+pub type FanCounts = [u8; FAN_COUNT];
+
+/// The kind of one set of a reading.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum SetKind {
+    Chow,
+    Pung,
+    Kong,
+    Pair,
+}
+
+/// One set of a regular reading.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Set {
+    pub kind: SetKind,
+    /// The middle tile of a chow; the tile of a pung, kong or pair.
+    pub tile: Tile,
+    /// Claimed from another player (a declared chow, pung or exposed kong).
+    pub exposed: bool,
+    /// Declared before the win (a meld, exposed or a concealed kong).
+    pub declared: bool,
+}
+
+impl Set {
+    const EMPTY: Set = Set { kind: SetKind::Pair, tile: Tile::E, exposed: false, declared: false };
+
+    /// The tiles of the set.
+    pub fn tiles(&self) -> Vec<Tile> {
+        match self.kind {
+            SetKind::Chow => [-1i8, 0, 1].iter().filter_map(|&k| self.tile.offset(k)).collect(),
+            SetKind::Pung => vec![self.tile; 3],
+            SetKind::Kong => vec![self.tile; 4],
+            SetKind::Pair => vec![self.tile; 2],
+        }
+    }
+    fn is_pung_like(&self) -> bool {
+        matches!(self.kind, SetKind::Pung | SetKind::Kong)
+    }
+}
+
+/// How the hand was read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reading {
+    /// Four sets and a pair (the pair last); declared melds first.
+    Regular([Set; 5]),
+    SevenPairs,
+    SevenShiftedPairs,
+    ThirteenOrphans,
+    /// 全不靠 or 七星不靠.
+    HonorsAndKnitted,
+    /// 组合龙 (the nine tiles, in suit order 147 258 369) + a set + a pair.
+    KnittedStraight { knitted: [Tile; 9], set: Set, pair: Tile },
+    NineGates,
+}
+
+/// The win's circumstances after checking them against the tiles.
+#[derive(Clone, Copy, Debug, Default)]
+struct Flags {
+    self_drawn: bool,
+    fourth_tile: bool,
+    wall_last: bool,
+    kong: bool,
+}
+
+/// What is known about the hand before any reading is tried.
+struct Info<'a> {
+    rules: &'a RuleSet,
+    win: Tile,
+    flags: Flags,
+    ctx: WinContext,
+    fixed: [Set; 4],
+    n_fixed: usize,
+    fixed_counts: Counts,
+    standing: Counts,
+    /// Fans that depend only on which tiles appear (suits, ranges, tile traits).
+    traits: FanCounts,
+}
+
+/// The best reading found.
+#[derive(Clone, Copy, Debug)]
+pub struct Best {
+    pub reading: Reading,
+    /// Every fan the reading shows, before exclusions.
+    pub raw: FanCounts,
+    /// The fans counted.
+    pub fans: FanCounts,
+    /// Total without flowers.
+    pub total: u32,
+    /// Corrections made to the circumstances (see `Correction`).
+    pub corrections: Corrections,
+}
+
+/// Circumstances that were corrected because the tiles contradict them (under `mil`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Corrections {
+    /// 和绝张 dropped: the player holds another copy of the winning tile.
+    pub fourth_tile_dropped: bool,
+    /// 和绝张 added: the player's own melds show the other three copies.
+    pub fourth_tile_added: bool,
+    /// 杠上开花 dropped: the player has no kong.
+    pub kong_replacement_dropped: bool,
+    /// 抢杠和 dropped: the player holds or shows another copy of the tile.
+    pub robbing_dropped: bool,
+}
+
+fn counts_of(tiles: impl IntoIterator<Item = Tile>) -> Counts {
+    let mut c = [0u8; Tile::COUNT];
+    for t in tiles {
+        c[t.index()] = c[t.index()].saturating_add(1);
+    }
+    c
+}
+
+/// Finds and scores the best reading of a hand.
+pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Best, HandError> {
+    hand.validate()?;
+    if ctx.flowers > 8 {
+        return Err(HandError::TooManyFlowers(ctx.flowers));
+    }
+    let mut fixed = [Set::EMPTY; 4];
+    let mut fixed_counts = [0u8; Tile::COUNT];
+    let mut declared_kongs = 0;
+    for (i, m) in hand.melds.iter().enumerate() {
+        let (kind, tile) = match m.kind {
+            MeldKind::Chow => (SetKind::Chow, m.tile.next().unwrap_or(m.tile)),
+            MeldKind::Pung => (SetKind::Pung, m.tile),
+            MeldKind::Kong | MeldKind::ConcealedKong => (SetKind::Kong, m.tile),
+        };
+        if m.is_kong() {
+            declared_kongs += 1;
+        }
+        fixed[i] = Set { kind, tile, exposed: m.is_exposed(), declared: true };
+        for t in m.tiles() {
+            fixed_counts[t.index()] += 1;
+        }
+    }
+    let standing = counts_of(hand.concealed.iter().copied().chain(std::iter::once(hand.win_tile)));
+    let win = hand.win_tile;
+
+    // Check the circumstances against the tiles (VARIANTS.md #13).
+    let mut corrections = Corrections::default();
+    let mut flags = Flags {
+        self_drawn: ctx.self_drawn,
+        fourth_tile: ctx.fourth_tile,
+        wall_last: ctx.last_tile,
+        kong: ctx.kong,
+    };
+    let reject = rules.impossible_flags == ImpossibleFlags::Reject;
+    if flags.fourth_tile && standing[win.index()] != 1 {
+        if reject {
+            return Err(HandError::ImpossibleFlag("和绝张 (fourth tile) while holding another copy of the winning tile"));
+        }
+        flags.fourth_tile = false;
+        corrections.fourth_tile_dropped = true;
+    }
+    if fixed_counts[win.index()] == 3 && !flags.fourth_tile {
+        flags.fourth_tile = true;
+        corrections.fourth_tile_added = true;
+    }
+    if flags.kong {
+        if flags.self_drawn {
+            if declared_kongs == 0 {
+                if reject {
+                    return Err(HandError::ImpossibleFlag("杠上开花 (win on a kong replacement) without a kong"));
+                }
+                flags.kong = false;
+                corrections.kong_replacement_dropped = true;
+            }
+        } else if fixed_counts[win.index()] != 0 || standing[win.index()] != 1 {
+            if reject {
+                return Err(HandError::ImpossibleFlag("抢杠和 (robbing a kong) while holding or showing another copy of the tile"));
+            }
+            flags.kong = false;
+            corrections.robbing_dropped = true;
+        }
+    }
+
+    let mut info = Info {
+        rules,
+        win,
+        flags,
+        ctx: *ctx,
+        fixed,
+        n_fixed: hand.melds.len(),
+        fixed_counts,
+        standing,
+        traits: [0; FAN_COUNT],
+    };
+    info.traits = tile_trait_fans(&info);
+
+    let mut best: Option<(Reading, FanCounts, FanCounts, u32)> = None;
+    let mut seven_pairs = false;
+    if info.n_fixed == 0 {
+        if let Some((reading, raw)) = special_shape(&info) {
+            seven_pairs = reading == Reading::SevenPairs;
+            best = Some(finish(&info, reading, raw));
+        } else if let Some((reading, raw)) = knitted_straight(&info) {
+            best = Some(finish(&info, reading, raw));
+        } else if let Some((reading, raw)) = nine_gates(&info) {
+            best = Some(finish(&info, reading, raw));
+        }
+    } else if info.n_fixed == 1 {
+        if let Some((reading, raw)) = knitted_straight(&info) {
+            best = Some(finish(&info, reading, raw));
+        }
+    }
+
+    if best.is_none() || seven_pairs {
+        let single_wait = single_wait(&info);
+        let literal_nine_gates = rules.nine_gates == NineGatesExtras::Literal && is_nine_gates(&info).is_some();
+        let mut divisions = Divisions::new();
+        let mut work = standing;
+        divide(&mut work, &info.fixed, info.n_fixed, &mut divisions);
+        for sets in &divisions.list[..divisions.len] {
+            let mut raw = regular_raw(&info, sets, single_wait);
+            if literal_nine_gates && rules.has(Fan::NineGates) {
+                raw[Fan::NineGates.index()] = 1;
+            }
+            let cand = finish(&info, Reading::Regular(*sets), raw);
+            let replace = match &best {
+                None => true,
+                Some(b) => {
+                    cand.3 > b.3
+                        || (cand.3 == b.3
+                            && (cand.2[Fan::PureTripleChow.index()] == 1
+                                || seven_pairs
+                                || cand.2[Fan::TriplePung.index()] > 0))
+                }
+            };
+            if replace {
+                best = Some(cand);
+            }
+        }
+    }
+    match best {
+        Some((reading, raw, fans, total)) => Ok(Best { reading, raw, fans, total, corrections }),
+        None => Err(HandError::NotWinning),
+    }
+}
+
+/// Applies the exclusions, then counts the points. 无番和 when nothing else is left.
+fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> (Reading, FanCounts, FanCounts, u32) {
+    let rules = info.rules;
+    for f in Fan::ALL {
+        if !rules.has(*f) {
+            raw[f.index()] = 0;
+        }
+    }
+    let fans = apply_exclusions(rules, &raw, None);
+    let mut fans = fans;
+    if rules.has(Fan::ChickenHand) && fans.iter().all(|&c| c == 0) {
+        fans[Fan::ChickenHand.index()] = 1;
+        raw[Fan::ChickenHand.index()] = 1;
+    }
+    let total = fans.iter().enumerate().map(|(i, &c)| u32::from(rules.points(Fan::ALL[i])) * u32::from(c)).sum();
+    (reading, raw, fans, total)
+}
+
+/// Applies the rule set's exclusions to raw counts, highest fan first; an excluded fan excludes
+/// nothing. When `record` is given, every removal is written to it as (excluded, by).
+pub fn apply_exclusions(rules: &RuleSet, raw: &FanCounts, mut record: Option<&mut Vec<(Fan, Fan, &'static str)>>) -> FanCounts {
+    let mut fans = *raw;
+    for e in rules.exclusions() {
+        if fans[e.by.index()] == 0 {
+            continue;
+        }
+        for x in e.excluded {
+            if fans[x.index()] != 0 {
+                fans[x.index()] = 0;
+                if let Some(r) = record.as_deref_mut() {
+                    r.push((*x, e.by, e.reason));
+                }
+            }
+        }
+    }
+    fans
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fans that depend only on which tiles appear.
+
+/// 无字, 缺一门, 混一色, 清一色, 五门齐; 断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九;
+/// 大于五, 小于五, 全大, 全中, 全小.
+fn tile_trait_fans(info: &Info) -> FanCounts {
+    let mut f = [0u8; FAN_COUNT];
+    let present = |t: Tile| info.standing[t.index()] > 0 || info.fixed_counts[t.index()] > 0;
+    let tiles = || Tile::all().filter(|&t| present(t));
+    let has_suit = |s: Suit| tiles().any(|t| t.suit() == s);
+    let honors = has_suit(Suit::Honors);
+    if !honors {
+        f[Fan::NoHonors.index()] = 1;
+    }
+    let voids = [Suit::Characters, Suit::Bamboo, Suit::Dots].iter().filter(|&&s| !has_suit(s)).count() as u8;
+    f[Fan::OneVoidedSuit.index()] = voids;
+    if voids == 2 {
+        f[Fan::OneVoidedSuit.index()] = 0;
+        if honors {
+            f[Fan::HalfFlush.index()] = 1;
+        } else {
+            f[Fan::FullFlush.index()] = 1;
+            f[Fan::NoHonors.index()] = 0;
+        }
+    }
+    if voids == 0 && honors && tiles().any(|t| t.is_wind()) && tiles().any(|t| t.is_dragon()) {
+        f[Fan::AllTypes.index()] = 1;
+    }
+
+    let simples = !tiles().any(|t| t.is_terminal_or_honor());
+    if simples {
+        f[Fan::AllSimples.index()] = 1;
+    }
+    if tiles().all(|t| t.is_reversible()) {
+        f[Fan::ReversibleTiles.index()] = 1;
+    }
+    if tiles().all(|t| t.is_green()) {
+        f[Fan::AllGreen.index()] = 1;
+    }
+    if !simples {
+        if tiles().all(|t| t.is_honor()) {
+            f[Fan::AllHonors.index()] = 1;
+        } else if tiles().all(|t| t.is_terminal()) {
+            f[Fan::AllTerminals.index()] = 1;
+        } else if tiles().all(|t| t.is_terminal_or_honor()) {
+            f[Fan::AllTerminalsAndHonors.index()] = 1;
+        }
+    }
+
+    if !honors {
+        let ranks = tiles().fold(0u16, |m, t| m | 1 << t.rank());
+        let only = |allowed: &[u8]| ranks & !allowed.iter().fold(0u16, |m, r| m | 1 << r) == 0;
+        let elementary = info.rules.elementary;
+        if only(&[1, 2, 3, 4]) {
+            let fan = if ranks & 1 << 4 != 0 || elementary { Fan::LowerFour } else { Fan::LowerTiles };
+            f[fan.index()] = 1;
+        } else if only(&[6, 7, 8, 9]) {
+            let fan = if ranks & 1 << 6 != 0 || elementary { Fan::UpperFour } else { Fan::UpperTiles };
+            f[fan.index()] = 1;
+        } else if only(&[4, 5, 6]) {
+            f[Fan::MiddleTiles.index()] = 1;
+        }
+    }
+    f
+}
+
+fn add(a: &mut FanCounts, b: &FanCounts) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = x.saturating_add(*y);
+    }
+}
+
+/// 和绝张, 妙手回春, 海底捞月, 杠上开花, 抢杠和, 自摸.
+fn win_flag_fans(info: &Info, f: &mut FanCounts) {
+    let fl = info.flags;
+    if fl.fourth_tile {
+        f[Fan::LastTile.index()] = 1;
+    }
+    if fl.self_drawn {
+        f[Fan::SelfDrawn.index()] = 1;
+        if fl.wall_last {
+            f[Fan::LastTileDraw.index()] = 1;
+        }
+        if fl.kong {
+            f[Fan::OutWithReplacementTile.index()] = 1;
+        }
+    } else {
+        if fl.wall_last {
+            f[Fan::LastTileClaim.index()] = 1;
+        }
+        if fl.kong {
+            f[Fan::RobbingTheKong.index()] = 1;
+        }
+    }
+}
+
+/// Tiles with all four copies in the hand, kongs aside (四归一).
+fn tile_hogs(counts: &Counts, kongs: u8) -> u8 {
+    (counts.iter().filter(|&&c| c == 4).count() as u8).saturating_sub(kongs)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Special shapes.
+
+/// The knitted straights 147 258 369 over the three suits, in the six suit orders.
+fn knitted_sequences() -> impl Iterator<Item = [Tile; 9]> {
+    const ORDERS: [[Suit; 3]; 6] = [
+        [Suit::Characters, Suit::Bamboo, Suit::Dots],
+        [Suit::Characters, Suit::Dots, Suit::Bamboo],
+        [Suit::Bamboo, Suit::Characters, Suit::Dots],
+        [Suit::Bamboo, Suit::Dots, Suit::Characters],
+        [Suit::Dots, Suit::Characters, Suit::Bamboo],
+        [Suit::Dots, Suit::Bamboo, Suit::Characters],
+    ];
+    ORDERS.into_iter().map(|o| {
+        let mut seq = [Tile::E; 9];
+        for (k, s) in o.iter().enumerate() {
+            for j in 0..3 {
+                seq[k * 3 + j] = Tile::numbered(*s, (k + 1 + 3 * j) as u8).unwrap_or(Tile::E);
+            }
+        }
+        seq
+    })
+}
+
+/// 七对 / 连七对, 全不靠 / 七星不靠, 十三幺 (concealed hands only).
+fn special_shape(info: &Info) -> Option<(Reading, FanCounts)> {
+    let rules = info.rules;
+    let c = &info.standing;
+    let mut f = [0u8; FAN_COUNT];
+    let concealed_extra = |f: &mut FanCounts| {
+        if rules.concealed_hand_on_special_shapes && !info.flags.self_drawn {
+            f[Fan::ConcealedHand.index()] = 1;
+        }
+        if rules.elementary && info.flags.self_drawn {
+            f[Fan::FullyConcealedHand.index()] = 1;
+        }
+    };
+    if c.iter().all(|&n| n % 2 == 0) {
+        let suit = info.win.suit();
+        if suit != Suit::Honors && !rules.elementary && is_seven_shifted_pairs(c, info.win) {
+            f[Fan::SevenShiftedPairs.index()] = 1;
+            let one = Tile::numbered(suit, 1).map_or(0, |t| c[t.index()]);
+            let nine = Tile::numbered(suit, 9).map_or(0, |t| c[t.index()]);
+            if one == 0 && nine == 0 {
+                f[Fan::AllSimples.index()] = 1;
+            }
+            win_flag_fans(info, &mut f);
+            concealed_extra(&mut f);
+            return Some((Reading::SevenShiftedPairs, f));
+        }
+        f[Fan::SevenPairs.index()] = 1;
+        add(&mut f, &info.traits);
+        f[Fan::TileHog.index()] = tile_hogs(c, 0);
+        if !rules.seven_pairs_tile_hog_in_pure_hands
+            && (f[Fan::AllGreen.index()] > 0 || f[Fan::AllTerminals.index()] > 0)
+        {
+            f[Fan::TileHog.index()] = 0;
+        }
+        win_flag_fans(info, &mut f);
+        concealed_extra(&mut f);
+        return Some((Reading::SevenPairs, f));
+    }
+    let distinct = c.iter().filter(|&&n| n > 0).count();
+    if distinct == 14 {
+        let numbered: Vec<Tile> = Tile::all().filter(|t| t.is_numbered() && c[t.index()] > 0).collect();
+        let n = numbered.len();
+        if (7..=9).contains(&n) && knitted_sequences().any(|seq| numbered.iter().all(|t| seq.contains(t))) {
+            if n == 7 && !rules.elementary {
+                f[Fan::GreaterHonorsAndKnittedTiles.index()] = 1;
+            } else {
+                f[Fan::LesserHonorsAndKnittedTiles.index()] = 1;
+                if n == 9 {
+                    f[Fan::KnittedStraight.index()] = 1;
+                }
+            }
+            win_flag_fans(info, &mut f);
+            concealed_extra(&mut f);
+            return Some((Reading::HonorsAndKnitted, f));
+        }
+    }
+    if distinct == 13 && !rules.elementary && Tile::all().all(|t| t.is_terminal_or_honor() == (c[t.index()] > 0)) {
+        f[Fan::ThirteenOrphans.index()] = 1;
+        win_flag_fans(info, &mut f);
+        concealed_extra(&mut f);
+        return Some((Reading::ThirteenOrphans, f));
+    }
+    None
+}
+
+/// Seven consecutive pairs (exactly two each) in the suit of the winning tile.
+fn is_seven_shifted_pairs(c: &Counts, win: Tile) -> bool {
+    let suit = win.suit();
+    (1..=3u8).any(|start| {
+        (start..start + 7).all(|r| Tile::numbered(suit, r).is_some_and(|t| c[t.index()] == 2))
+    })
+}
+
+/// The rank of the extra tile when the hand is 1112345678999 + one tile of the suit, won on
+/// that tile (九莲宝灯 waits on all nine).
+fn is_nine_gates(info: &Info) -> Option<u8> {
+    if info.n_fixed != 0 || !info.win.is_numbered() {
+        return None;
+    }
+    let suit = info.win.suit();
+    let r = info.win.rank();
+    let c = |rank: u8| Tile::numbered(suit, rank).map_or(0, |t| info.standing[t.index()]);
+    let total: u8 = info.standing.iter().sum();
+    let suit_total: u8 = (1..=9).map(c).sum();
+    if suit_total != total {
+        return None;
+    }
+    let base = |rank: u8| match rank {
+        1 | 9 => 3,
+        _ => 1,
+    };
+    (1..=9).all(|rank| c(rank) == base(rank) + u8::from(rank == r)).then_some(r)
+}
+
+/// 九莲宝灯 with the reference's fixed extras by winning tile.
+fn nine_gates(info: &Info) -> Option<(Reading, FanCounts)> {
+    let rules = info.rules;
+    if rules.nine_gates == NineGatesExtras::Literal {
+        return None;
+    }
+    let r = is_nine_gates(info)?;
+    let mut f = [0u8; FAN_COUNT];
+    f[Fan::NineGates.index()] = 1;
+    let terminal_pung = u8::from(rules.nine_gates == NineGatesExtras::Reference);
+    match r {
+        1 | 9 => {
+            f[Fan::PureStraight.index()] = 1;
+            f[Fan::TileHog.index()] = 1;
+        }
+        2 | 8 => {
+            f[Fan::TwoConcealedPungs.index()] = 1;
+            f[Fan::ShortStraight.index()] = 1;
+            f[Fan::PungOfTerminalsOrHonors.index()] = terminal_pung;
+        }
+        5 => {
+            f[Fan::TwoConcealedPungs.index()] = 1;
+            f[Fan::PungOfTerminalsOrHonors.index()] = terminal_pung;
+        }
+        _ => f[Fan::ShortStraight.index()] = 1,
+    }
+    win_flag_fans(info, &mut f);
+    Some((Reading::NineGates, f))
+}
+
+/// 组合龙 + a set + a pair; the set may be a meld.
+fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
+    let rules = info.rules;
+    if !rules.knitted_straight_shape || !rules.has(Fan::KnittedStraight) {
+        return None;
+    }
+    let c = &info.standing;
+    if !c.iter().any(|&n| n >= 2) {
+        return None;
+    }
+    let seq = knitted_sequences().find(|seq| seq.iter().all(|t| c[t.index()] > 0))?;
+    let mut rest = *c;
+    for t in seq {
+        rest[t.index()] -= 1;
+    }
+    let mut divisions = Divisions::new();
+    let mut work = rest;
+    // The knitted straight stands for three sets: divide what is left into the fourth and a pair.
+    let mut fixed = [Set::EMPTY; 4];
+    fixed[3] = info.fixed[0];
+    divide(&mut work, &fixed, info.n_fixed + 3, &mut divisions);
+    if divisions.len != 1 {
+        return None;
+    }
+    let sets = divisions.list[0];
+    let set = sets[3];
+    let pair = sets[4].tile;
+    let mut f = [0u8; FAN_COUNT];
+    f[Fan::KnittedStraight.index()] = 1;
+    let all = |t: Tile| info.fixed_counts[t.index()] + c[t.index()];
+    if set.kind == SetKind::Chow {
+        if pair.is_numbered() {
+            f[Fan::AllChows.index()] = 1;
+        }
+        if all(pair) == 4 {
+            f[Fan::TileHog.index()] = 1;
+        }
+    } else if set.tile.is_honor() {
+        if set.tile.is_wind() {
+            f[Fan::PungOfTerminalsOrHonors.index()] = 1;
+            wind_fans(info, set.tile, false, &mut f);
+            if pair.is_dragon() {
+                f[Fan::AllTypes.index()] = 1;
+            }
+        } else {
+            f[Fan::DragonPung.index()] = 1;
+            if pair.is_wind() {
+                f[Fan::AllTypes.index()] = 1;
+            }
+        }
+    } else {
+        if set.tile.is_terminal() {
+            f[Fan::PungOfTerminalsOrHonors.index()] = 1;
+        }
+        if !pair.is_honor() {
+            f[Fan::NoHonors.index()] = 1;
+        }
+        if set.kind != SetKind::Kong && all(set.tile) == 4 {
+            f[Fan::TileHog.index()] = 1;
+        }
+    }
+    win_flag_fans(info, &mut f);
+    if set.exposed {
+        if set.kind == SetKind::Kong {
+            f[Fan::MeldedKong.index()] = 1;
+        }
+    } else {
+        if set.kind == SetKind::Kong {
+            f[Fan::ConcealedKong.index()] = 1;
+        }
+        if info.flags.self_drawn {
+            f[Fan::FullyConcealedHand.index()] = 1;
+        } else {
+            f[Fan::ConcealedHand.index()] = 1;
+        }
+    }
+    let win_in_body = seq.contains(&info.win);
+    if rules.knitted_body_wait_fans {
+        if info.n_fixed == 0 {
+            let mut table = [0u16; Tile::COUNT];
+            for (x, &n) in table.iter_mut().zip(rest.iter()) {
+                *x = u16::from(n);
+            }
+            if unique_wait_in(&mut table, 4, info.win, false) {
+                wait_shape_fans(&sets[3..5], info.win, &mut f);
+            }
+        } else if !win_in_body || c[info.win.index()] == 3 {
+            f[Fan::SingleWait.index()] = 1;
+        }
+    } else if !win_in_body {
+        if info.n_fixed == 0 {
+            let mut table = [0u16; Tile::COUNT];
+            for (x, &n) in table.iter_mut().zip(rest.iter()) {
+                *x = u16::from(n);
+            }
+            if unique_wait_in(&mut table, 4, info.win, false) {
+                wait_shape_fans(&sets[3..5], info.win, &mut f);
+            }
+        } else {
+            f[Fan::SingleWait.index()] = 1;
+        }
+    }
+    Some((Reading::KnittedStraight { knitted: seq, set, pair }, f))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Waits.
+
+/// Whether the standing hand (before the winning tile) waits on exactly one tile, counting the
+/// regular shape and, with 13 tiles, seven pairs. A tile of which all four are held still counts.
+fn single_wait(info: &Info) -> bool {
+    let mut table = [0u16; Tile::COUNT];
+    for (x, &n) in table.iter_mut().zip(info.standing.iter()) {
+        *x = u16::from(n);
+    }
+    let n = 13 - 3 * info.n_fixed;
+    unique_wait_in(&mut table, n, info.win, n == 13)
+}
+
+/// Removes the winning tile from `table` (which holds it) and tells whether what is left waits
+/// on one tile only. Counts wrap like the reference's unsigned counters, which matters only for
+/// the 组合龙 case where the winning tile may sit in the knitted body.
+fn unique_wait_in(table: &mut [u16; Tile::COUNT], n: usize, win: Tile, seven_pairs: bool) -> bool {
+    let w = win.index();
+    table[w] = table[w].wrapping_sub(1);
+    let mut waits = 0u64;
+    if seven_pairs {
+        waits |= seven_pairs_wait(table);
+    }
+    regular_waits(table, n as isize, 0, &mut waits);
+    table[w] = table[w].wrapping_add(1);
+    waits.count_ones() == 1
+}
+
+fn seven_pairs_wait(table: &[u16; Tile::COUNT]) -> u64 {
+    let pairs: u32 = table
+        .iter()
+        .map(|&n| match n {
+            2 | 3 => 1,
+            4 => 2,
+            _ => 0,
+        })
+        .sum();
+    if pairs == 6 {
+        if let Some(i) = table.iter().position(|&n| n == 1 || n == 3) {
+            return 1 << i;
+        }
+    }
+    0
+}
+
+/// What two tiles wait on to become a set: a pair waits on itself, two neighbours on both
+/// ends, a gap on the middle. Only the first shape found counts.
+fn partial_set_wait(table: &[u16; Tile::COUNT], waits: &mut u64) {
+    for t in Tile::all() {
+        let n = table[t.index()];
+        if n < 1 {
+            continue;
+        }
+        if n > 1 {
+            *waits |= 1 << t.index();
+            return;
+        }
+        if t.is_numbered() {
+            let r = t.rank();
+            if r > 1 && t.prev().is_some_and(|p| table[p.index()] != 0) {
+                if let Some(x) = t.next() {
+                    *waits |= 1 << x.index();
+                }
+                if let Some(x) = t.offset(-2) {
+                    *waits |= 1 << x.index();
+                }
+                return;
+            }
+            if r > 2 && t.offset(-2).is_some_and(|p| table[p.index()] != 0) {
+                if let Some(x) = t.prev() {
+                    *waits |= 1 << x.index();
+                }
+                return;
+            }
+        }
+    }
+}
+
+/// Set keys in the canonical order of a division: by first tile, a pung before a chow.
+fn pung_key(t: Tile) -> u32 {
+    2 * t.index() as u32 + 2
+}
+fn chow_key(t: Tile) -> u32 {
+    2 * t.index() as u32 + 3
+}
+
+fn regular_waits(table: &mut [u16; Tile::COUNT], n: isize, prev: u32, waits: &mut u64) {
+    if n == 1 {
+        if let Some(i) = table.iter().position(|&c| c == 1) {
+            *waits |= 1 << i;
+        }
+        return;
+    }
+    if n == 4 {
+        for i in 0..Tile::COUNT {
+            if table[i] < 2 {
+                continue;
+            }
+            table[i] = table[i].wrapping_sub(2);
+            partial_set_wait(table, waits);
+            table[i] = table[i].wrapping_add(2);
+        }
+    }
+    for t in Tile::all() {
+        let i = t.index();
+        if table[i] < 1 {
+            continue;
+        }
+        if table[i] > 2 && pung_key(t) > prev {
+            table[i] = table[i].wrapping_sub(3);
+            regular_waits(table, n - 3, pung_key(t), waits);
+            table[i] = table[i].wrapping_add(3);
+        }
+        if t.is_numbered() && t.rank() < 8 && table[i + 1] != 0 && table[i + 2] != 0 && chow_key(t) >= prev {
+            for k in 0..3 {
+                table[i + k] = table[i + k].wrapping_sub(1);
+            }
+            regular_waits(table, n - 3, chow_key(t), waits);
+            for k in 0..3 {
+                table[i + k] = table[i + k].wrapping_add(1);
+            }
+        }
+    }
+}
+
+/// 边张, 嵌张, 单钓将 from where the winning tile sits in the standing sets. At most one of
+/// the three counts: edge before closed before single.
+fn wait_shape_fans(standing_sets: &[Set], win: Tile, f: &mut FanCounts) {
+    let (mut edge, mut closed, mut single) = (false, false, false);
+    for s in standing_sets {
+        match s.kind {
+            SetKind::Chow => {
+                if s.tile == win {
+                    closed = true;
+                } else if s.tile.next() == Some(win) || s.tile.prev() == Some(win) {
+                    edge = true;
+                }
+            }
+            SetKind::Pair => single |= s.tile == win,
+            _ => {}
+        }
+    }
+    if edge {
+        f[Fan::EdgeWait.index()] = 1;
+    } else if closed {
+        f[Fan::ClosedWait.index()] = 1;
+    } else if single {
+        f[Fan::SingleWait.index()] = 1;
+    }
+}
+
+/// The same by shape alone (china1998): an edge only for 12+3 and 89+7.
+fn wait_shape_fans_by_shape(standing_sets: &[Set], win: Tile, f: &mut FanCounts) {
+    let (mut edge, mut closed, mut single) = (false, false, false);
+    for s in standing_sets {
+        match s.kind {
+            SetKind::Chow => {
+                if s.tile == win {
+                    closed = true;
+                } else if (s.tile.rank() == 2 && s.tile.next() == Some(win))
+                    || (s.tile.rank() == 8 && s.tile.prev() == Some(win))
+                {
+                    edge = true;
+                }
+            }
+            SetKind::Pair => single |= s.tile == win,
+            _ => {}
+        }
+    }
+    if edge {
+        f[Fan::EdgeWait.index()] = 1;
+    } else if closed {
+        f[Fan::ClosedWait.index()] = 1;
+    } else if single {
+        f[Fan::SingleWait.index()] = 1;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Divisions into 4 sets and a pair.
+
+const MAX_DIVISIONS: usize = 32;
+
+struct Divisions {
+    list: [[Set; 5]; MAX_DIVISIONS],
+    len: usize,
+}
+
+impl Divisions {
+    fn new() -> Self {
+        Divisions { list: [[Set::EMPTY; 5]; MAX_DIVISIONS], len: 0 }
+    }
+}
+
+/// Every division of `counts` into the sets missing after `n_fixed` declared ones, and a pair,
+/// in canonical order (so each division is found once, in the reference's order).
+fn divide(counts: &mut Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divisions) {
+    if !counts.iter().any(|&n| n >= 2) {
+        return;
+    }
+    let mut work = [Set::EMPTY; 5];
+    work[..4].copy_from_slice(fixed);
+    divide_rec(counts, n_fixed, 0, &mut work, out);
+}
+
+fn divide_rec(counts: &mut Counts, idx: usize, prev: u32, work: &mut [Set; 5], out: &mut Divisions) {
+    if idx == 4 {
+        // The last two tiles must be a pair.
+        if let Some(i) = counts.iter().position(|&n| n != 0) {
+            if counts[i] == 2 && counts[i + 1..].iter().all(|&n| n == 0) {
+                if out.len < MAX_DIVISIONS {
+                    work[4] = Set { kind: SetKind::Pair, tile: Tile::from_index(i).unwrap_or(Tile::E), exposed: false, declared: false };
+                    out.list[out.len] = *work;
+                    out.len += 1;
+                }
+            }
+        }
+        return;
+    }
+    for i in 0..Tile::COUNT {
+        if counts[i] == 0 {
+            continue;
+        }
+        let t = match Tile::from_index(i) {
+            Some(t) => t,
+            None => continue,
+        };
+        if counts[i] >= 3 && pung_key(t) > prev {
+            counts[i] -= 3;
+            work[idx] = Set { kind: SetKind::Pung, tile: t, exposed: false, declared: false };
+            divide_rec(counts, idx + 1, pung_key(t), work, out);
+            counts[i] += 3;
+        }
+        if t.is_numbered() && t.rank() <= 7 && counts[i + 1] != 0 && counts[i + 2] != 0 && chow_key(t) >= prev {
+            counts[i] -= 1;
+            counts[i + 1] -= 1;
+            counts[i + 2] -= 1;
+            work[idx] = Set { kind: SetKind::Chow, tile: Tile::from_index(i + 1).unwrap_or(t), exposed: false, declared: false };
+            divide_rec(counts, idx + 1, chow_key(t), work, out);
+            counts[i] += 1;
+            counts[i + 1] += 1;
+            counts[i + 2] += 1;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring one regular division.
+
+fn mixed_suits(a: Tile, b: Tile, c: Tile) -> bool {
+    a.suit() != b.suit() && a.suit() != c.suit() && b.suit() != c.suit()
+}
+
+/// Three ranks that are consecutive in some order.
+fn shifted_unordered(a: u8, b: u8, c: u8) -> bool {
+    let mut r = [a, b, c];
+    r.sort_unstable();
+    r[0] + 1 == r[1] && r[1] + 1 == r[2]
+}
+
+/// Chow fans of two chows, by middle tiles: 喜相逢, 连六, 老少副, 一般高.
+fn two_chows_fan(a: Tile, b: Tile) -> Option<Fan> {
+    if a.suit() != b.suit() {
+        return (a.rank() == b.rank()).then_some(Fan::MixedDoubleChow);
+    }
+    let (x, y) = (a.code(), b.code());
+    if x + 3 == y || y + 3 == x {
+        return Some(Fan::ShortStraight);
+    }
+    if (a.rank() == 2 && b.rank() == 8) || (a.rank() == 8 && b.rank() == 2) {
+        return Some(Fan::TwoTerminalChows);
+    }
+    (a == b).then_some(Fan::PureDoubleChow)
+}
+
+/// Chow fans of three chows (middle tiles sorted by code).
+fn three_chows_fan(t: [Tile; 3]) -> Option<Fan> {
+    let [a, b, c] = t;
+    if mixed_suits(a, b, c) {
+        if shifted_unordered(a.rank(), b.rank(), c.rank()) {
+            return Some(Fan::MixedShiftedChows);
+        }
+        if a.rank() == b.rank() && b.rank() == c.rank() {
+            return Some(Fan::MixedTripleChow);
+        }
+        let mut r = [a.rank(), b.rank(), c.rank()];
+        r.sort_unstable();
+        if r == [2, 5, 8] {
+            return Some(Fan::MixedStraight);
+        }
+        return None;
+    }
+    let (x, y, z) = (a.code(), b.code(), c.code());
+    if x + 3 == y && y + 3 == z {
+        return Some(Fan::PureStraight);
+    }
+    if (x + 2 == y && y + 2 == z) || (x + 1 == y && y + 1 == z) {
+        return Some(Fan::PureShiftedChows);
+    }
+    (x == y && y == z).then_some(Fan::PureTripleChow)
+}
+
+fn four_chows_fan(t: [Tile; 4]) -> Option<Fan> {
+    let c = t.map(|x| x.code());
+    let step = |k: u8| c[0] + k == c[1] && c[1] + k == c[2] && c[2] + k == c[3];
+    if step(2) || step(1) {
+        return Some(Fan::FourPureShiftedChows);
+    }
+    (c[0] == c[1] && c[1] == c[2] && c[2] == c[3]).then_some(Fan::QuadrupleChow)
+}
+
+const CHOW_PAIR_FANS: [Fan; 4] = [Fan::PureDoubleChow, Fan::MixedDoubleChow, Fan::ShortStraight, Fan::TwoTerminalChows];
+
+/// 套算一次: of the pairwise chow fans found, keep at most `max`, dropping repeated kinds first,
+/// from 老少副 back to 一般高.
+fn cap_chow_pair_fans(found: &[Option<Fan>], max: usize, f: &mut FanCounts) {
+    let mut table = [0usize; 4];
+    let mut cnt = 0;
+    for x in found.iter().flatten() {
+        if let Some(k) = CHOW_PAIR_FANS.iter().position(|y| y == x) {
+            table[k] += 1;
+            cnt += 1;
+        }
+    }
+    let mut limit: isize = 1;
+    while cnt > max && limit >= 0 {
+        let mut k = 4;
+        while cnt > max && k > 0 {
+            k -= 1;
+            while table[k] as isize > limit && cnt > max {
+                table[k] -= 1;
+                cnt -= 1;
+            }
+        }
+        limit -= 1;
+    }
+    for (k, fan) in CHOW_PAIR_FANS.iter().enumerate() {
+        f[fan.index()] = table[k] as u8;
+    }
+}
+
+fn allowed(rules: &RuleSet, fan: Option<Fan>) -> Option<Fan> {
+    fan.filter(|f| rules.has(*f))
+}
+
+/// The fan a fourth chow adds beside a three-chow fan: at most one, 一般高 first.
+fn extra_chow_fan(rules: &RuleSet, three: [Tile; 3], extra: Tile) -> Option<Fan> {
+    let fans = three.map(|t| allowed(rules, two_chows_fan(t, extra)));
+    CHOW_PAIR_FANS.into_iter().find(|f| fans.contains(&Some(*f)))
+}
+
+fn four_chows(rules: &RuleSet, mut t: [Tile; 4], f: &mut FanCounts) {
+    t.sort_by_key(|x| x.code());
+    if let Some(fan) = allowed(rules, four_chows_fan(t)) {
+        f[fan.index()] = 1;
+        return;
+    }
+    for (a, b, c, x) in [(0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)] {
+        let three = [t[a], t[b], t[c]];
+        if let Some(fan) = allowed(rules, three_chows_fan(three)) {
+            f[fan.index()] = 1;
+            if let Some(e) = extra_chow_fan(rules, three, t[x]) {
+                f[e.index()] = 1;
+            }
+            return;
+        }
+    }
+    let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
+    let found = pairs.map(|(a, b)| allowed(rules, two_chows_fan(t[a], t[b])));
+    let isolated = (0..4).filter(|&k| pairs.iter().zip(&found).all(|(&(a, b), fan)| fan.is_none() || (a != k && b != k))).count();
+    let max = 3usize.saturating_sub(isolated);
+    if max > 0 {
+        cap_chow_pair_fans(&found, max, f);
+    }
+}
+
+fn three_chows(rules: &RuleSet, mut t: [Tile; 3], f: &mut FanCounts) {
+    t.sort_by_key(|x| x.code());
+    if let Some(fan) = allowed(rules, three_chows_fan(t)) {
+        f[fan.index()] = 1;
+        return;
+    }
+    let found = [(0, 1), (0, 2), (1, 2)].map(|(a, b)| allowed(rules, two_chows_fan(t[a], t[b])));
+    cap_chow_pair_fans(&found, 2, f);
+}
+
+/// Pung fans of two pungs: 双同刻, 双箭刻.
+fn two_pungs_fan(a: Tile, b: Tile) -> Option<Fan> {
+    if a.is_numbered() && b.is_numbered() {
+        return (a.rank() == b.rank()).then_some(Fan::DoublePung);
+    }
+    (a.is_dragon() && b.is_dragon()).then_some(Fan::TwoDragonsPungs)
+}
+
+/// Pung fans of three pungs (sorted by code).
+fn three_pungs_fan(t: [Tile; 3]) -> Option<Fan> {
+    let [a, b, c] = t;
+    if a.is_numbered() && b.is_numbered() && c.is_numbered() {
+        if mixed_suits(a, b, c) {
+            if shifted_unordered(a.rank(), b.rank(), c.rank()) {
+                return Some(Fan::MixedShiftedPungs);
+            }
+            if a.rank() == b.rank() && b.rank() == c.rank() {
+                return Some(Fan::TriplePung);
+            }
+            return None;
+        }
+        return (a.code() + 1 == b.code() && b.code() + 1 == c.code()).then_some(Fan::PureShiftedPungs);
+    }
+    if a.is_wind() && b.is_wind() && c.is_wind() {
+        return Some(Fan::BigThreeWinds);
+    }
+    (a == Tile::C && b == Tile::F && c == Tile::P).then_some(Fan::BigThreeDragons)
+}
+
+fn four_pungs_fan(t: [Tile; 4]) -> Option<Fan> {
+    let c = t.map(|x| x.code());
+    if t[0].is_numbered() && c[0] + 1 == c[1] && c[1] + 1 == c[2] && c[2] + 1 == c[3] {
+        return Some(Fan::FourPureShiftedPungs);
+    }
+    (t == [Tile::E, Tile::S, Tile::W, Tile::N]).then_some(Fan::BigFourWinds)
+}
+
+fn pungs_fans(rules: &RuleSet, tiles: &mut [Tile], f: &mut FanCounts) {
+    tiles.sort_by_key(|x| x.code());
+    if rules.elementary {
+        return elementary_pungs_fans(tiles, f);
+    }
+    let pairwise = |tiles: &[Tile], f: &mut FanCounts| {
+        for a in 0..tiles.len() {
+            for b in a + 1..tiles.len() {
+                if let Some(fan) = allowed(rules, two_pungs_fan(tiles[a], tiles[b])) {
+                    f[fan.index()] += 1;
+                }
+            }
+        }
+    };
+    match tiles.len() {
+        4 => {
+            let t = [tiles[0], tiles[1], tiles[2], tiles[3]];
+            if let Some(fan) = allowed(rules, four_pungs_fan(t)) {
+                f[fan.index()] = 1;
+                return;
+            }
+            for (a, b, c, x) in [(0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)] {
+                if let Some(fan) = allowed(rules, three_pungs_fan([t[a], t[b], t[c]])) {
+                    f[fan.index()] = 1;
+                    for k in 0..4 {
+                        if k == x {
+                            continue;
+                        }
+                        if let Some(e) = allowed(rules, two_pungs_fan(t[k], t[x])) {
+                            f[e.index()] += 1;
+                            break;
+                        }
+                    }
+                    return;
+                }
+            }
+            pairwise(tiles, f);
+        }
+        3 => {
+            if let Some(fan) = allowed(rules, three_pungs_fan([tiles[0], tiles[1], tiles[2]])) {
+                f[fan.index()] = 1;
+                return;
+            }
+            pairwise(tiles, f);
+        }
+        2 => pairwise(tiles, f),
+        _ => {}
+    }
+}
+
+/// Elementary rules: 三风刻 once for three or four wind pungs, 双箭刻 once, 双同刻 for each two
+/// pungs of one rank (a pung joins one 双同刻 only: 不得相同).
+fn elementary_pungs_fans(tiles: &[Tile], f: &mut FanCounts) {
+    if tiles.iter().filter(|t| t.is_wind()).count() >= 3 {
+        f[Fan::BigThreeWinds.index()] = 1;
+    }
+    if tiles.iter().filter(|t| t.is_dragon()).count() >= 2 {
+        f[Fan::TwoDragonsPungs.index()] = 1;
+    }
+    let mut same = 0;
+    for r in 1..=9 {
+        let n = tiles.iter().filter(|t| t.is_numbered() && t.rank() == r).count();
+        same += n / 2;
+    }
+    f[Fan::DoublePung.index()] = same as u8;
+}
+
+/// 明杠, 暗杠, 双明杠, 明暗杠, 双暗杠, 三杠, 四杠; 双暗刻, 三暗刻, 四暗刻.
+fn kong_and_concealed_pung_fans(rules: &RuleSet, concealed_pungs: u8, melded_kongs: u8, concealed_kongs: u8, f: &mut FanCounts) {
+    let kongs = melded_kongs + concealed_kongs;
+    let hidden = concealed_pungs + concealed_kongs;
+    if rules.elementary {
+        f[Fan::MeldedKong.index()] = melded_kongs;
+        f[Fan::ConcealedKong.index()] = concealed_kongs;
+        if hidden >= 2 {
+            f[Fan::TwoConcealedPungs.index()] = 1;
+        }
+        return;
+    }
+    match kongs {
+        0 | 1 => {
+            if kongs == 1 {
+                f[if melded_kongs == 1 { Fan::MeldedKong } else { Fan::ConcealedKong }.index()] = 1;
+            }
+        }
+        2 => match concealed_kongs {
+            0 => f[Fan::TwoMeldedKongs.index()] = 1,
+            1 => match rules.mixed_kongs {
+                MixedKongs::Combined(_) => f[Fan::ConcealedKongAndMeldedKong.index()] = 1,
+                MixedKongs::Separate => {
+                    f[Fan::MeldedKong.index()] = 1;
+                    f[Fan::ConcealedKong.index()] = 1;
+                }
+            },
+            _ => f[Fan::TwoConcealedKongs.index()] = 1,
+        },
+        3 => f[Fan::ThreeKongs.index()] = 1,
+        _ => f[Fan::FourKongs.index()] = 1,
+    }
+    // Exactly two kongs, both concealed, are 双暗杠 alone; otherwise concealed sets count.
+    let concealed_fan = match hidden {
+        2 if !(kongs == 2 && concealed_kongs == 2) => Some(Fan::TwoConcealedPungs),
+        3 => Some(Fan::ThreeConcealedPungs),
+        4 => Some(Fan::FourConcealedPungs),
+        _ => None,
+    };
+    if let Some(fan) = concealed_fan {
+        f[fan.index()] = 1;
+    }
+}
+
+/// 圈风刻 and 门风刻 for a wind pung; the pung then no longer counts as 幺九刻 unless that was
+/// already taken back (`deducted`: 三风刻, 混幺九, 字一色, 小四喜).
+fn wind_fans(info: &Info, wind: Tile, deducted: bool, f: &mut FanCounts) {
+    let prevalent = info.ctx.prevalent_wind.tile();
+    let seat = info.ctx.seat_wind.tile();
+    let yj = Fan::PungOfTerminalsOrHonors.index();
+    if wind == prevalent {
+        f[Fan::PrevalentWind.index()] = 1;
+        if !deducted {
+            f[yj] = f[yj].saturating_sub(1);
+        }
+    }
+    if wind == seat {
+        f[Fan::SeatWind.index()] = 1;
+        if prevalent != seat && !deducted {
+            f[yj] = f[yj].saturating_sub(1);
+        }
+    }
+}
+
+/// Raw fans of one division (before exclusions).
+fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: bool) -> FanCounts {
+    let rules = info.rules;
+    let win = info.win;
+    let mut f = [0u8; FAN_COUNT];
+    let mut chows = [Tile::E; 4];
+    let mut n_chows = 0;
+    let mut pungs = [Tile::E; 4];
+    let mut n_pungs = 0;
+    let (mut concealed_pungs, mut melded_kongs, mut concealed_kongs) = (0u8, 0u8, 0u8);
+    for s in &sets[..4] {
+        match s.kind {
+            SetKind::Chow => {
+                chows[n_chows] = s.tile;
+                n_chows += 1;
+            }
+            SetKind::Pung => {
+                pungs[n_pungs] = s.tile;
+                n_pungs += 1;
+                if !s.exposed {
+                    concealed_pungs += 1;
+                }
+            }
+            SetKind::Kong => {
+                pungs[n_pungs] = s.tile;
+                n_pungs += 1;
+                if s.exposed {
+                    melded_kongs += 1;
+                } else {
+                    concealed_kongs += 1;
+                }
+            }
+            SetKind::Pair => {}
+        }
+    }
+    let pair = sets[4].tile;
+
+    win_flag_fans(info, &mut f);
+
+    // A pung completed by a discard is not concealed, unless the tile can be read in a chow.
+    if !info.flags.self_drawn {
+        let in_chow = sets[..4].iter().any(|s| s.kind == SetKind::Chow && !s.exposed && (s.tile.prev() == Some(win) || s.tile == win || s.tile.next() == Some(win)));
+        if !in_chow && sets[..4].iter().any(|s| s.is_pung_like() && !s.exposed && s.tile == win && s.kind == SetKind::Pung) {
+            concealed_pungs -= 1;
+        }
+    }
+
+    if n_pungs > 0 {
+        kong_and_concealed_pung_fans(rules, concealed_pungs, melded_kongs, concealed_kongs, &mut f);
+        if n_pungs == 4 && f[Fan::FourKongs.index()] == 0 && f[Fan::FourConcealedPungs.index()] == 0 {
+            f[Fan::AllPungs.index()] = 1;
+        }
+        for &t in &pungs[..n_pungs] {
+            if t.is_dragon() {
+                f[Fan::DragonPung.index()] += 1;
+            } else if t.is_terminal() || t.is_wind() {
+                f[Fan::PungOfTerminalsOrHonors.index()] += 1;
+            }
+        }
+    }
+    match n_chows {
+        4 => {
+            if is_three_suited_terminal_chows(&chows, pair) {
+                f[Fan::ThreeSuitedTerminalChows.index()] = 1;
+            } else if is_pure_terminal_chows(&chows, pair) {
+                f[Fan::PureTerminalChows.index()] = 1;
+            } else {
+                four_chows(rules, chows, &mut f);
+            }
+        }
+        3 => three_chows(rules, [chows[0], chows[1], chows[2]], &mut f),
+        2 => {
+            if let Some(fan) = allowed(rules, two_chows_fan(chows[0], chows[1])) {
+                f[fan.index()] += 1;
+            }
+            pungs_fans(rules, &mut pungs[..2], &mut f);
+        }
+        1 => pungs_fans(rules, &mut pungs[..3], &mut f),
+        _ => pungs_fans(rules, &mut pungs[..4], &mut f),
+    }
+    if rules.elementary && f[Fan::TwoDragonsPungs.index()] > 0 {
+        f[Fan::DragonPung.index()] = f[Fan::DragonPung.index()].saturating_sub(2);
+    }
+
+    // 不求人, 门前清, 全求人, 自摸.
+    let exposed = sets[..info.n_fixed].iter().filter(|s| s.exposed).count();
+    match exposed {
+        0 => f[if info.flags.self_drawn { Fan::FullyConcealedHand } else { Fan::ConcealedHand }.index()] = 1,
+        4 => f[if info.flags.self_drawn { Fan::SelfDrawn } else { Fan::MeldedHand }.index()] = 1,
+        _ => {
+            if info.flags.self_drawn {
+                f[Fan::SelfDrawn.index()] = 1;
+            }
+        }
+    }
+
+    // 平和, 小三元, 小四喜 from the pair.
+    if n_chows == 4 {
+        if pair.is_numbered() {
+            f[Fan::AllChows.index()] = 1;
+        }
+    } else if f[Fan::TwoDragonsPungs.index()] > 0 {
+        if pair.is_dragon() && rules.has(Fan::LittleThreeDragons) {
+            f[Fan::LittleThreeDragons.index()] = 1;
+            f[Fan::TwoDragonsPungs.index()] = 0;
+        }
+    } else if f[Fan::BigThreeWinds.index()] > 0 && pair.is_wind() && rules.has(Fan::LittleFourWinds) {
+        f[Fan::LittleFourWinds.index()] = 1;
+        f[Fan::BigThreeWinds.index()] = 0;
+    }
+
+    // 全带幺, 全带五, 全双刻.
+    let (mut outside, mut five, mut even) = (0, 0, 0);
+    for s in sets {
+        let t = s.tile;
+        if t.is_honor() {
+            outside += 1;
+        } else if s.kind == SetKind::Chow {
+            match t.rank() {
+                2 | 8 => outside += 1,
+                4..=6 => five += 1,
+                _ => {}
+            }
+        } else {
+            match t.rank() {
+                1 | 9 => outside += 1,
+                5 => five += 1,
+                2 | 4 | 6 | 8 => even += 1,
+                _ => {}
+            }
+        }
+    }
+    if outside == 5 {
+        f[Fan::OutsideHand.index()] = 1;
+    } else if five == 5 {
+        f[Fan::AllFive.index()] = 1;
+    } else if even == 5 {
+        f[Fan::AllEvenPungs.index()] = 1;
+    }
+
+    add(&mut f, &info.traits);
+    if f[Fan::QuadrupleChow.index()] == 0 {
+        let mut merged = info.standing;
+        for (m, &x) in merged.iter_mut().zip(info.fixed_counts.iter()) {
+            *m += x;
+        }
+        f[Fan::TileHog.index()] = tile_hogs(&merged, melded_kongs + concealed_kongs);
+    }
+
+    if f[Fan::MeldedHand.index()] == 0 && f[Fan::FourKongs.index()] == 0 {
+        if rules.wait_fans_need_single_wait {
+            if single_wait {
+                wait_shape_fans(&sets[info.n_fixed..], win, &mut f);
+            }
+        } else {
+            wait_shape_fans_by_shape(&sets[info.n_fixed..], win, &mut f);
+        }
+    }
+
+    // 三风刻's pungs and the seat and prevalent wind pungs are not also 幺九刻.
+    let honors_all = f[Fan::AllHonors.index()] > 0 || f[Fan::AllTerminalsAndHonors.index()] > 0;
+    if f[Fan::BigThreeWinds.index()] > 0 && !honors_all {
+        let yj = Fan::PungOfTerminalsOrHonors.index();
+        f[yj] = f[yj].saturating_sub(3);
+    }
+    if f[Fan::BigFourWinds.index()] == 0 {
+        let deducted = f[Fan::BigThreeWinds.index()] > 0 || honors_all || f[Fan::LittleFourWinds.index()] > 0;
+        for &t in &pungs[..n_pungs] {
+            if t.is_wind() {
+                wind_fans(info, t, deducted, &mut f);
+            }
+        }
+    }
+    f
+}
+
+/// 一色双龙会: 123 123 789 789 of one suit and a pair of 5 of the same suit.
+fn is_pure_terminal_chows(chows: &[Tile; 4], pair: Tile) -> bool {
+    pair.is_numbered()
+        && pair.rank() == 5
+        && chows.iter().all(|c| c.suit() == pair.suit())
+        && chows.iter().filter(|c| c.rank() == 2).count() == 2
+        && chows.iter().filter(|c| c.rank() == 8).count() == 2
+}
+
+/// 三色双龙会: 123 and 789 in each of two suits, and a pair of 5 of the third.
+fn is_three_suited_terminal_chows(chows: &[Tile; 4], pair: Tile) -> bool {
+    if !pair.is_numbered() || pair.rank() != 5 || chows.iter().any(|c| c.suit() == pair.suit()) {
+        return false;
+    }
+    let others: Vec<Suit> = [Suit::Characters, Suit::Bamboo, Suit::Dots].into_iter().filter(|&s| s != pair.suit()).collect();
+    others.iter().all(|&s| {
+        chows.iter().any(|c| c.suit() == s && c.rank() == 2) && chows.iter().any(|c| c.suit() == s && c.rank() == 8)
+    }) && chows.iter().all(|c| c.rank() == 2 || c.rank() == 8)
+}

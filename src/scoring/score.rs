@@ -1,0 +1,230 @@
+//! The result of scoring: fans with the sets that make them, what was not counted and why,
+//! totals, the minimum, and payments.
+
+use super::engine::{Best, Corrections, Reading, Set, SetKind, apply_exclusions, best_reading};
+use super::fan::Fan;
+use super::hand::{Hand, HandError, WinContext};
+use super::rules::{Payments, RuleSet};
+use crate::tile::Tile;
+
+/// One counted fan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FanEntry {
+    pub fan: Fan,
+    /// Points of one count of the fan under the rule set.
+    pub points: u16,
+    pub count: u8,
+    /// The sets of the reading that make the fan (indices into `Score::sets`); empty when the
+    /// fan is about the whole hand or the way it was won.
+    pub sets: Vec<usize>,
+}
+
+impl FanEntry {
+    pub fn total(&self) -> u32 {
+        u32::from(self.points) * u32::from(self.count)
+    }
+}
+
+/// A fan the hand shows but that is not counted, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotCounted {
+    pub fan: Fan,
+    pub by: Fan,
+    pub reason: &'static str,
+}
+
+/// Who pays the winner how much.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payment {
+    /// Self-drawn: each of the three others pays this.
+    SelfDrawn { each: u32 },
+    /// On a discard: the discarder pays `discarder`, the two others `others` each.
+    Discard { discarder: u32, others: u32 },
+}
+
+impl Payment {
+    /// What the winner receives in all.
+    pub fn received(&self) -> u32 {
+        match *self {
+            Payment::SelfDrawn { each } => 3 * each,
+            Payment::Discard { discarder, others } => discarder + 2 * others,
+        }
+    }
+}
+
+/// A scored hand.
+#[derive(Clone, Debug)]
+pub struct Score {
+    pub rules: RuleSet,
+    pub hand: Hand,
+    pub context: WinContext,
+    pub reading: Reading,
+    /// The sets of a regular reading (melds first, the pair last); empty for special shapes.
+    pub sets: Vec<Set>,
+    /// Counted fans, highest first, 花牌 last.
+    pub fans: Vec<FanEntry>,
+    pub not_counted: Vec<NotCounted>,
+    /// Plain-language notes: corrected circumstances, deductions.
+    pub notes: Vec<String>,
+    pub total: u32,
+    pub total_no_flowers: u32,
+    pub minimum: u32,
+    pub meets_minimum: bool,
+    /// `None` when the minimum is not met (错和: not a valid win).
+    pub payment: Option<Payment>,
+}
+
+impl Score {
+    /// The counted fans as (fan, count), for comparisons.
+    pub fn fan_counts(&self) -> Vec<(Fan, u8)> {
+        self.fans.iter().map(|e| (e.fan, e.count)).collect()
+    }
+}
+
+/// Scores a winning hand under a rule set.
+pub fn score(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Score, HandError> {
+    let best = best_reading(hand, ctx, rules)?;
+    Ok(build(hand, ctx, rules, &best))
+}
+
+/// Scores a hand, returning only the total without flowers (no allocation): the fast path for
+/// bulk checks and the benchmark.
+pub fn total_points(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<u32, HandError> {
+    best_reading(hand, ctx, rules).map(|b| b.total)
+}
+
+fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
+    let mut removed = Vec::new();
+    let fans_after = apply_exclusions(rules, &best.raw, Some(&mut removed));
+    let sets: Vec<Set> = match best.reading {
+        Reading::Regular(s) => s.to_vec(),
+        Reading::KnittedStraight { set, pair, .. } => {
+            vec![set, Set { kind: SetKind::Pair, tile: pair, exposed: false, declared: false }]
+        }
+        _ => Vec::new(),
+    };
+    let mut fans: Vec<FanEntry> = Fan::ALL
+        .iter()
+        .filter(|f| best.fans[f.index()] > 0)
+        .map(|&f| FanEntry {
+            fan: f,
+            points: rules.points(f),
+            count: best.fans[f.index()],
+            sets: sets_of(f, &sets, ctx, hand.win_tile),
+        })
+        .collect();
+    // Stable: by points, then rulebook order.
+    fans.sort_by(|a, b| b.points.cmp(&a.points).then(a.fan.cmp(&b.fan)));
+    if ctx.flowers > 0 {
+        fans.push(FanEntry { fan: Fan::FlowerTiles, points: 1, count: ctx.flowers, sets: Vec::new() });
+    }
+    // `fans_after` equals `best.fans` but for 无番和, which is decided after the exclusions.
+    debug_assert!(Fan::ALL.iter().all(|f| *f == Fan::ChickenHand || fans_after[f.index()] == best.fans[f.index()]));
+    let not_counted = removed.into_iter().map(|(fan, by, reason)| NotCounted { fan, by, reason }).collect();
+    let mut notes = correction_notes(&best.corrections);
+    notes.extend(deduction_notes(best, &sets, ctx));
+    let total_no_flowers = best.total;
+    let total = total_no_flowers + u32::from(ctx.flowers);
+    let meets_minimum = total_no_flowers >= rules.minimum;
+    let payment = meets_minimum.then(|| payment(rules, ctx.self_drawn, total));
+    Score {
+        rules: *rules,
+        hand: hand.clone(),
+        context: *ctx,
+        reading: best.reading,
+        sets,
+        fans,
+        not_counted,
+        notes,
+        total,
+        total_no_flowers,
+        minimum: rules.minimum,
+        meets_minimum,
+        payment,
+    }
+}
+
+/// Payments by the seed's formula: (8 + total) from each on a self-draw; on a discard the
+/// discarder pays 8 + total and the others 8 (seed 000). Elementary: total from each on a
+/// self-draw, the discarder alone pays the total (seed 001).
+pub fn payment(rules: &RuleSet, self_drawn: bool, total: u32) -> Payment {
+    match (rules.payments, self_drawn) {
+        (Payments::BasePlusEight, true) => Payment::SelfDrawn { each: 8 + total },
+        (Payments::BasePlusEight, false) => Payment::Discard { discarder: 8 + total, others: 8 },
+        (Payments::Elementary, true) => Payment::SelfDrawn { each: total },
+        (Payments::Elementary, false) => Payment::Discard { discarder: total, others: 0 },
+    }
+}
+
+fn correction_notes(c: &Corrections) -> Vec<String> {
+    let mut v = Vec::new();
+    if c.fourth_tile_dropped {
+        v.push("和绝张 not counted: the hand holds another copy of the winning tile".to_string());
+    }
+    if c.fourth_tile_added {
+        v.push("和绝张 counted: the player's own melds show the other three copies".to_string());
+    }
+    if c.kong_replacement_dropped {
+        v.push("杠上开花 not counted: the hand has no kong".to_string());
+    }
+    if c.robbing_dropped {
+        v.push("抢杠和 not counted: the player holds or shows another copy of the tile".to_string());
+    }
+    v
+}
+
+fn deduction_notes(best: &Best, sets: &[Set], ctx: &WinContext) -> Vec<String> {
+    let mut v = Vec::new();
+    let f = &best.fans;
+    if f[Fan::PrevalentWind.index()] > 0 || f[Fan::SeatWind.index()] > 0 {
+        v.push("the seat or prevalent wind pung scores 圈风刻/门风刻, not 幺九刻".to_string());
+    }
+    if f[Fan::BigThreeWinds.index()] > 0 {
+        v.push("the three wind pungs of 三风刻 do not also score 幺九刻".to_string());
+    }
+    if f[Fan::DragonPung.index()] > 0 {
+        v.push("a dragon pung scores 箭刻, not 幺九刻".to_string());
+    }
+    let _ = (sets, ctx);
+    v
+}
+
+/// The sets behind a fan, for the explanation.
+fn sets_of(fan: Fan, sets: &[Set], ctx: &WinContext, win: Tile) -> Vec<usize> {
+    let pick = |p: &dyn Fn(&Set) -> bool| -> Vec<usize> { sets.iter().enumerate().filter(|(_, s)| p(s)).map(|(i, _)| i).collect() };
+    let pungs = |s: &Set| matches!(s.kind, SetKind::Pung | SetKind::Kong);
+    use Fan::*;
+    match fan {
+        DragonPung | TwoDragonsPungs | BigThreeDragons => pick(&|s| pungs(s) && s.tile.is_dragon()),
+        LittleThreeDragons => pick(&|s| s.tile.is_dragon()),
+        BigThreeWinds | BigFourWinds => pick(&|s| pungs(s) && s.tile.is_wind()),
+        LittleFourWinds => pick(&|s| s.tile.is_wind()),
+        PrevalentWind => pick(&|s| pungs(s) && s.tile == ctx.prevalent_wind.tile()),
+        SeatWind => pick(&|s| pungs(s) && s.tile == ctx.seat_wind.tile()),
+        PungOfTerminalsOrHonors => pick(&|s| {
+            pungs(s)
+                && (s.tile.is_terminal() || s.tile.is_wind())
+                && s.tile != ctx.prevalent_wind.tile()
+                && s.tile != ctx.seat_wind.tile()
+        }),
+        MeldedKong | TwoMeldedKongs => pick(&|s| s.kind == SetKind::Kong && s.exposed),
+        ConcealedKong | TwoConcealedKongs => pick(&|s| s.kind == SetKind::Kong && !s.exposed),
+        ConcealedKongAndMeldedKong | ThreeKongs | FourKongs => pick(&|s| s.kind == SetKind::Kong),
+        TwoConcealedPungs | ThreeConcealedPungs | FourConcealedPungs => pick(&|s| pungs(s) && !s.exposed),
+        PureDoubleChow | MixedDoubleChow | ShortStraight | TwoTerminalChows | PureTripleChow | PureShiftedChows
+        | PureStraight | MixedStraight | MixedTripleChow | MixedShiftedChows | QuadrupleChow | FourPureShiftedChows => {
+            pick(&|s| s.kind == SetKind::Chow)
+        }
+        DoublePung | TriplePung | PureShiftedPungs | MixedShiftedPungs | FourPureShiftedPungs => {
+            pick(&|s| pungs(s) && s.tile.is_numbered())
+        }
+        PureTerminalChows | ThreeSuitedTerminalChows | AllChows | AllPungs | OutsideHand | AllFive | AllEvenPungs => {
+            pick(&|_| true)
+        }
+        SingleWait => pick(&|s| s.kind == SetKind::Pair && s.tile == win),
+        EdgeWait | ClosedWait => pick(&|s| {
+            s.kind == SetKind::Chow && !s.declared && (s.tile == win || s.tile.next() == Some(win) || s.tile.prev() == Some(win))
+        }),
+        _ => Vec::new(),
+    }
+}

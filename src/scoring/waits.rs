@@ -1,0 +1,57 @@
+//! Waits (听牌): which tiles complete a 13-tile hand, and what each would score.
+
+use super::hand::{Hand, HandError, WinContext};
+use super::rules::RuleSet;
+use super::score::{Score, score};
+use crate::tile::Tile;
+
+/// One tile the hand waits on.
+#[derive(Clone, Debug)]
+pub struct Wait {
+    pub tile: Tile,
+    /// Copies of the tile the player already holds or shows (4 − this is what is left to win on).
+    pub held: u8,
+    /// Best score when the tile is a discard (点和).
+    pub discard: Score,
+    /// Best score when the tile is self-drawn (自摸).
+    pub self_drawn: Score,
+}
+
+/// A hand before its winning tile: declared melds and the standing tiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Waiting {
+    pub melds: Vec<super::hand::Meld>,
+    pub concealed: Vec<Tile>,
+}
+
+/// Every tile that completes the hand, with its best scores. A tile of which the player already
+/// holds all four cannot be won on and is left out. An empty list means the hand waits on nothing.
+pub fn waits(w: &Waiting, ctx: &WinContext, rules: &RuleSet) -> Result<Vec<Wait>, HandError> {
+    if w.melds.len() > 4 {
+        return Err(HandError::TooManyMelds(w.melds.len()));
+    }
+    if w.melds.len() * 3 + w.concealed.len() != 13 {
+        return Err(HandError::WrongTileCount { melds: w.melds.len(), concealed: w.concealed.len().saturating_sub(1) });
+    }
+    let mut out = Vec::new();
+    for t in Tile::all() {
+        let hand = Hand { melds: w.melds.clone(), concealed: w.concealed.clone(), win_tile: t };
+        let held = hand.all_counts()[t.index()].saturating_sub(1);
+        if held >= 4 {
+            // Validate the rest of the hand once through the error of a copy-free tile.
+            continue;
+        }
+        let discard_ctx = WinContext { self_drawn: false, kong: false, ..*ctx };
+        let drawn_ctx = WinContext { self_drawn: true, kong: false, ..*ctx };
+        match score(&hand, &discard_ctx, rules) {
+            Ok(d) => {
+                let s = score(&hand, &drawn_ctx, rules)?;
+                out.push(Wait { tile: t, held, discard: d, self_drawn: s });
+            }
+            Err(HandError::NotWinning) => {}
+            Err(HandError::TooManyCopies { tile, .. }) if tile == t => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(out)
+}
