@@ -311,6 +311,43 @@ impl fmt::Display for Bonus {
     }
 }
 
+/// Bit masks over tile indices, for fast whole-hand tests.
+pub mod masks {
+    use super::Tile;
+
+    const fn build(kind: u8) -> u64 {
+        let mut m = 0u64;
+        let mut i = 0;
+        while i < Tile::COUNT {
+            let t = Tile(i as u8);
+            let yes = match kind {
+                0 => t.is_honor(),
+                1 => t.is_terminal(),
+                2 => t.is_terminal_or_honor(),
+                3 => t.is_green(),
+                4 => t.is_reversible(),
+                5 => t.is_wind(),
+                _ => t.is_dragon(),
+            };
+            if yes {
+                m |= 1 << i;
+            }
+            i += 1;
+        }
+        m
+    }
+    pub const HONORS: u64 = build(0);
+    pub const TERMINALS: u64 = build(1);
+    pub const TERMINALS_OR_HONORS: u64 = build(2);
+    pub const GREEN: u64 = build(3);
+    pub const REVERSIBLE: u64 = build(4);
+    pub const WINDS: u64 = build(5);
+    pub const DRAGONS: u64 = build(6);
+    pub const CHARACTERS: u64 = 0x1FF;
+    pub const BAMBOO: u64 = 0x1FF << 9;
+    pub const DOTS: u64 = 0x1FF << 18;
+}
+
 /// Tile counts over the 34 faces.
 pub type Counts = [u8; Tile::COUNT];
 

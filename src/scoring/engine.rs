@@ -13,7 +13,7 @@
 
 use super::fan::{FAN_COUNT, Fan};
 use super::hand::{Hand, HandError, MeldKind, WinContext};
-use super::rules::{ImpossibleFlags, MixedKongs, NineGatesExtras, RuleSet};
+use super::rules::{Compiled, ImpossibleFlags, MixedKongs, NineGatesExtras, RuleSet};
 use crate::tile::{Counts, Suit, Tile};
 
 /// How many times each fan is counted.
@@ -84,6 +84,7 @@ struct Flags {
 /// What is known about the hand before any reading is tried.
 struct Info<'a> {
     rules: &'a RuleSet,
+    compiled: &'a Compiled,
     win: Tile,
     flags: Flags,
     ctx: WinContext,
@@ -194,8 +195,10 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         }
     }
 
+    let compiled = rules.compiled();
     let mut info = Info {
         rules,
+        compiled: &compiled,
         win,
         flags,
         ctx: *ctx,
@@ -259,19 +262,38 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
 
 /// Applies the exclusions, then counts the points. 无番和 when nothing else is left.
 fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> (Reading, FanCounts, FanCounts, u32) {
-    let rules = info.rules;
-    for f in Fan::ALL {
-        if !rules.has(*f) {
-            raw[f.index()] = 0;
+    let c = info.compiled;
+    let mut present = 0u128;
+    for (i, &n) in raw.iter().enumerate() {
+        if n != 0 {
+            present |= 1 << i;
         }
     }
-    let fans = apply_exclusions(rules, &raw, None);
-    let mut fans = fans;
-    if rules.has(Fan::ChickenHand) && fans.iter().all(|&c| c == 0) {
-        fans[Fan::ChickenHand.index()] = 1;
-        raw[Fan::ChickenHand.index()] = 1;
+    let mut missing = present & !c.has;
+    while missing != 0 {
+        let i = missing.trailing_zeros() as usize;
+        raw[i] = 0;
+        missing &= missing - 1;
     }
-    let total = fans.iter().enumerate().map(|(i, &c)| u32::from(rules.points(Fan::ALL[i])) * u32::from(c)).sum();
+    let mut mask = present & c.has;
+    for &(by, excluded) in &c.exclusions {
+        if mask & (1 << by) != 0 {
+            mask &= !excluded;
+        }
+    }
+    let mut fans = [0u8; FAN_COUNT];
+    if mask == 0 && c.has & (1 << Fan::ChickenHand.index()) != 0 {
+        raw[Fan::ChickenHand.index()] = 1;
+        mask = 1 << Fan::ChickenHand.index();
+    }
+    let mut total = 0u32;
+    let mut m = mask;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        fans[i] = raw[i];
+        total += u32::from(c.points[i]) * u32::from(raw[i]);
+        m &= m - 1;
+    }
     (reading, raw, fans, total)
 }
 
@@ -301,15 +323,20 @@ pub fn apply_exclusions(rules: &RuleSet, raw: &FanCounts, mut record: Option<&mu
 /// 无字, 缺一门, 混一色, 清一色, 五门齐; 断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九;
 /// 大于五, 小于五, 全大, 全中, 全小.
 fn tile_trait_fans(info: &Info) -> FanCounts {
+    use crate::tile::masks::*;
     let mut f = [0u8; FAN_COUNT];
-    let present = |t: Tile| info.standing[t.index()] > 0 || info.fixed_counts[t.index()] > 0;
-    let tiles = || Tile::all().filter(|&t| present(t));
-    let has_suit = |s: Suit| tiles().any(|t| t.suit() == s);
-    let honors = has_suit(Suit::Honors);
+    let mut present = 0u64;
+    for i in 0..Tile::COUNT {
+        if info.standing[i] | info.fixed_counts[i] != 0 {
+            present |= 1 << i;
+        }
+    }
+    let all_in = |m: u64| present & !m == 0;
+    let honors = present & HONORS != 0;
     if !honors {
         f[Fan::NoHonors.index()] = 1;
     }
-    let voids = [Suit::Characters, Suit::Bamboo, Suit::Dots].iter().filter(|&&s| !has_suit(s)).count() as u8;
+    let voids = [CHARACTERS, BAMBOO, DOTS].iter().filter(|&&m| present & m == 0).count() as u8;
     f[Fan::OneVoidedSuit.index()] = voids;
     if voids == 2 {
         f[Fan::OneVoidedSuit.index()] = 0;
@@ -320,41 +347,40 @@ fn tile_trait_fans(info: &Info) -> FanCounts {
             f[Fan::NoHonors.index()] = 0;
         }
     }
-    if voids == 0 && honors && tiles().any(|t| t.is_wind()) && tiles().any(|t| t.is_dragon()) {
+    if voids == 0 && present & WINDS != 0 && present & DRAGONS != 0 {
         f[Fan::AllTypes.index()] = 1;
     }
-
-    let simples = !tiles().any(|t| t.is_terminal_or_honor());
+    let simples = present & TERMINALS_OR_HONORS == 0;
     if simples {
         f[Fan::AllSimples.index()] = 1;
     }
-    if tiles().all(|t| t.is_reversible()) {
+    if all_in(REVERSIBLE) {
         f[Fan::ReversibleTiles.index()] = 1;
     }
-    if tiles().all(|t| t.is_green()) {
+    if all_in(GREEN) {
         f[Fan::AllGreen.index()] = 1;
     }
     if !simples {
-        if tiles().all(|t| t.is_honor()) {
+        if all_in(HONORS) {
             f[Fan::AllHonors.index()] = 1;
-        } else if tiles().all(|t| t.is_terminal()) {
+        } else if all_in(TERMINALS) {
             f[Fan::AllTerminals.index()] = 1;
-        } else if tiles().all(|t| t.is_terminal_or_honor()) {
+        } else if all_in(TERMINALS_OR_HONORS) {
             f[Fan::AllTerminalsAndHonors.index()] = 1;
         }
     }
-
     if !honors {
-        let ranks = tiles().fold(0u16, |m, t| m | 1 << t.rank());
-        let only = |allowed: &[u8]| ranks & !allowed.iter().fold(0u16, |m, r| m | 1 << r) == 0;
+        // Bit r - 1 set when some tile of rank r appears.
+        let ranks = (present | present >> 9 | present >> 18) & 0x1FF;
+        let only = |allowed: u64| ranks & !allowed == 0;
         let elementary = info.rules.elementary;
-        if only(&[1, 2, 3, 4]) {
-            let fan = if ranks & 1 << 4 != 0 || elementary { Fan::LowerFour } else { Fan::LowerTiles };
+        if only(0b1111) {
+            let fan = if ranks & 0b1000 != 0 || elementary { Fan::LowerFour } else { Fan::LowerTiles };
             f[fan.index()] = 1;
-        } else if only(&[6, 7, 8, 9]) {
-            let fan = if ranks & 1 << 6 != 0 || elementary { Fan::UpperFour } else { Fan::UpperTiles };
+        } else if only(0b1_1110_0000) {
+            let fan = if ranks & 0b10_0000 != 0 || elementary { Fan::UpperFour } else { Fan::UpperTiles };
             f[fan.index()] = 1;
-        } else if only(&[4, 5, 6]) {
+        } else if only(0b0_0011_1000) {
             f[Fan::MiddleTiles.index()] = 1;
         }
     }
@@ -655,12 +681,43 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
 /// Whether the standing hand (before the winning tile) waits on exactly one tile, counting the
 /// regular shape and, with 13 tiles, seven pairs. A tile of which all four are held still counts.
 fn single_wait(info: &Info) -> bool {
-    let mut table = [0u16; Tile::COUNT];
-    for (x, &n) in table.iter_mut().zip(info.standing.iter()) {
-        *x = u16::from(n);
+    let mut c = info.standing;
+    c[info.win.index()] -= 1;
+    let mut waits = super::tables::regular_waits(&c);
+    if info.n_fixed == 0 {
+        let mut table = [0u16; Tile::COUNT];
+        for (x, &n) in table.iter_mut().zip(c.iter()) {
+            *x = u16::from(n);
+        }
+        waits |= seven_pairs_wait(&table);
     }
-    let n = 13 - 3 * info.n_fixed;
-    unique_wait_in(&mut table, n, info.win, n == 13)
+    waits.count_ones() == 1
+}
+
+/// The same by depth-first search over the sets, as the reference does it; kept for the
+/// 组合龙 case (whose counts may wrap) and to check the tables in tests.
+#[cfg(test)]
+pub(crate) fn single_wait_search(standing: &Counts, win: Tile, n: usize) -> bool {
+    let mut table = [0u16; Tile::COUNT];
+    for (x, &c) in table.iter_mut().zip(standing.iter()) {
+        *x = u16::from(c);
+    }
+    unique_wait_in(&mut table, n, win, n == 13)
+}
+
+#[cfg(test)]
+pub(crate) fn single_wait_tables(standing: &Counts, win: Tile, n: usize) -> bool {
+    let mut c = *standing;
+    c[win.index()] -= 1;
+    let mut waits = super::tables::regular_waits(&c);
+    if n == 13 {
+        let mut table = [0u16; Tile::COUNT];
+        for (x, &k) in table.iter_mut().zip(c.iter()) {
+            *x = u16::from(k);
+        }
+        waits |= seven_pairs_wait(&table);
+    }
+    waits.count_ones() == 1
 }
 
 /// Removes the winning tile from `table` (which holds it) and tells whether what is left waits
@@ -845,53 +902,99 @@ impl Divisions {
 }
 
 /// Every division of `counts` into the sets missing after `n_fixed` declared ones, and a pair,
-/// in canonical order (so each division is found once, in the reference's order).
+/// in the reference's order: lexicographic by the canonical keys of the standing sets.
 fn divide(counts: &mut Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divisions) {
-    if !counts.iter().any(|&n| n >= 2) {
-        return;
+    // Only a suit holding 2 mod 3 tiles can hold the pair; every other suit must hold 0 mod 3.
+    let mut sums = [0u8; 4];
+    for (i, &c) in counts.iter().enumerate() {
+        sums[if i < 27 { i / 9 } else { 3 }] += c;
     }
+    let mut pair_suit = None;
+    for (s, &n) in sums.iter().enumerate() {
+        match n % 3 {
+            0 => {}
+            2 if pair_suit.is_none() => pair_suit = Some(s),
+            _ => return,
+        }
+    }
+    let Some(ps) = pair_suit else { return };
+    let range = if ps < 3 { ps * 9..ps * 9 + 9 } else { 27..34 };
     let mut work = [Set::EMPTY; 5];
     work[..4].copy_from_slice(fixed);
-    divide_rec(counts, n_fixed, 0, &mut work, out);
+    for p in range {
+        if counts[p] < 2 {
+            continue;
+        }
+        counts[p] -= 2;
+        work[4] = Set { kind: SetKind::Pair, tile: Tile::from_index(p).unwrap_or(Tile::E), exposed: false, declared: false };
+        decompose(counts, 0, n_fixed, &mut work, out);
+        counts[p] += 2;
+    }
+    // Insertion sort into the reference's order (few divisions).
+    let key = |d: &[Set; 5]| -> [u32; 4] {
+        let mut k = [0u32; 4];
+        for (j, s) in d[n_fixed..4].iter().enumerate() {
+            k[j] = if s.kind == SetKind::Chow { chow_key(s.tile.prev().unwrap_or(s.tile)) } else { pung_key(s.tile) };
+        }
+        k
+    };
+    for i in 1..out.len {
+        let mut j = i;
+        while j > 0 && key(&out.list[j - 1]) > key(&out.list[j]) {
+            out.list.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }
 
-fn divide_rec(counts: &mut Counts, idx: usize, prev: u32, work: &mut [Set; 5], out: &mut Divisions) {
-    if idx == 4 {
-        // The last two tiles must be a pair.
-        if let Some(i) = counts.iter().position(|&n| n != 0) {
-            if counts[i] == 2 && counts[i + 1..].iter().all(|&n| n == 0) {
-                if out.len < MAX_DIVISIONS {
-                    work[4] = Set { kind: SetKind::Pair, tile: Tile::from_index(i).unwrap_or(Tile::E), exposed: false, declared: false };
-                    out.list[out.len] = *work;
-                    out.len += 1;
-                }
-            }
+/// Splits `counts` into sets from the lowest tile up: at each lowest tile, zero or one pung and
+/// the rest as chows starting there, so each split is found once.
+fn decompose(counts: &mut Counts, mut i: usize, idx: usize, work: &mut [Set; 5], out: &mut Divisions) {
+    while i < Tile::COUNT && counts[i] == 0 {
+        i += 1;
+    }
+    if i == Tile::COUNT {
+        if idx == 4 && out.len < MAX_DIVISIONS {
+            out.list[out.len] = *work;
+            out.len += 1;
         }
         return;
     }
-    for i in 0..Tile::COUNT {
-        if counts[i] == 0 {
+    if idx == 4 {
+        return;
+    }
+    let Some(t) = Tile::from_index(i) else { return };
+    let c = counts[i];
+    for pungs in [1u8, 0] {
+        if c < 3 * pungs {
             continue;
         }
-        let t = match Tile::from_index(i) {
-            Some(t) => t,
-            None => continue,
-        };
-        if counts[i] >= 3 && pung_key(t) > prev {
-            counts[i] -= 3;
-            work[idx] = Set { kind: SetKind::Pung, tile: t, exposed: false, declared: false };
-            divide_rec(counts, idx + 1, pung_key(t), work, out);
-            counts[i] += 3;
+        let chows = c - 3 * pungs;
+        if usize::from(pungs + chows) + idx > 4 {
+            continue;
         }
-        if t.is_numbered() && t.rank() <= 7 && counts[i + 1] != 0 && counts[i + 2] != 0 && chow_key(t) >= prev {
-            counts[i] -= 1;
-            counts[i + 1] -= 1;
-            counts[i + 2] -= 1;
-            work[idx] = Set { kind: SetKind::Chow, tile: Tile::from_index(i + 1).unwrap_or(t), exposed: false, declared: false };
-            divide_rec(counts, idx + 1, chow_key(t), work, out);
-            counts[i] += 1;
-            counts[i + 1] += 1;
-            counts[i + 2] += 1;
+        if chows > 0 && (!t.is_numbered() || t.rank() > 7 || counts[i + 1] < chows || counts[i + 2] < chows) {
+            continue;
+        }
+        let mut k = idx;
+        if pungs == 1 {
+            work[k] = Set { kind: SetKind::Pung, tile: t, exposed: false, declared: false };
+            k += 1;
+        }
+        for _ in 0..chows {
+            work[k] = Set { kind: SetKind::Chow, tile: Tile::from_index(i + 1).unwrap_or(t), exposed: false, declared: false };
+            k += 1;
+        }
+        counts[i] = 0;
+        if chows > 0 {
+            counts[i + 1] -= chows;
+            counts[i + 2] -= chows;
+        }
+        decompose(counts, i + 1, k, work, out);
+        counts[i] = c;
+        if chows > 0 {
+            counts[i + 1] += chows;
+            counts[i + 2] += chows;
         }
     }
 }
@@ -1394,8 +1497,7 @@ fn is_three_suited_terminal_chows(chows: &[Tile; 4], pair: Tile) -> bool {
     if !pair.is_numbered() || pair.rank() != 5 || chows.iter().any(|c| c.suit() == pair.suit()) {
         return false;
     }
-    let others: Vec<Suit> = [Suit::Characters, Suit::Bamboo, Suit::Dots].into_iter().filter(|&s| s != pair.suit()).collect();
-    others.iter().all(|&s| {
+    [Suit::Characters, Suit::Bamboo, Suit::Dots].into_iter().filter(|&s| s != pair.suit()).all(|s| {
         chows.iter().any(|c| c.suit() == s && c.rank() == 2) && chows.iter().any(|c| c.suit() == s && c.rank() == 8)
     }) && chows.iter().all(|c| c.rank() == 2 || c.rank() == 8)
 }

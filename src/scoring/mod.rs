@@ -14,6 +14,7 @@ mod fan;
 mod hand;
 mod rules;
 mod score;
+mod tables;
 mod waits;
 
 pub use engine::{FanCounts, Reading, Set, SetKind, apply_exclusions, best_reading};

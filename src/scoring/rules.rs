@@ -1,8 +1,10 @@
 //! Rule sets as values: the presets of `../shared/rules/VARIANTS.md`.
 
+use std::borrow::Cow;
 use std::fmt;
+use std::sync::OnceLock;
 
-use super::fan::{EXCLUSIONS, Exclusion, Fan};
+use super::fan::{EXCLUSIONS, Exclusion, FAN_COUNT, Fan};
 
 /// The named rule sets.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -295,5 +297,43 @@ impl RuleSet {
 impl fmt::Display for RuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.preset.name())
+    }
+}
+
+/// A rule set turned into bit masks for the hot loop.
+#[derive(Clone, Debug)]
+pub(crate) struct Compiled {
+    pub has: u128,
+    pub points: [u16; FAN_COUNT],
+    /// (fan index, fans it excludes), highest fan first.
+    pub exclusions: Vec<(usize, u128)>,
+}
+
+impl RuleSet {
+    fn compile(&self) -> Compiled {
+        let mut has = 0u128;
+        let mut points = [0u16; FAN_COUNT];
+        for &f in Fan::ALL {
+            if self.has(f) {
+                has |= 1 << f.index();
+            }
+            points[f.index()] = self.points(f);
+        }
+        let exclusions = self
+            .exclusions()
+            .map(|e| (e.by.index(), e.excluded.iter().fold(0u128, |m, x| m | 1 << x.index())))
+            .collect();
+        Compiled { has, points, exclusions }
+    }
+
+    /// The compiled form; cached for the unchanged presets.
+    pub(crate) fn compiled(&self) -> Cow<'static, Compiled> {
+        static CACHE: [OnceLock<Compiled>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        let i = Preset::ALL.iter().position(|p| *p == self.preset).unwrap_or(0);
+        if *self == RuleSet::preset(self.preset) {
+            Cow::Borrowed(CACHE[i].get_or_init(|| self.compile()))
+        } else {
+            Cow::Owned(self.compile())
+        }
     }
 }
