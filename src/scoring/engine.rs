@@ -94,6 +94,8 @@ struct Info<'a> {
     standing: Counts,
     /// Fans that depend only on which tiles appear (suits, ranges, tile traits).
     traits: FanCounts,
+    /// 四归一 count of a regular reading (kongs come only from declared melds).
+    hogs: u8,
 }
 
 /// The best reading found.
@@ -133,7 +135,9 @@ fn counts_of(tiles: impl IntoIterator<Item = Tile>) -> Counts {
 
 /// Finds and scores the best reading of a hand.
 pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Best, HandError> {
-    hand.validate()?;
+    if hand.melds.len() > 4 || hand.melds.len() * 3 + hand.concealed.len() != 13 {
+        hand.validate()?;
+    }
     if ctx.flowers > 8 {
         return Err(HandError::TooManyFlowers(ctx.flowers));
     }
@@ -141,6 +145,9 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
     let mut fixed_counts = [0u8; Tile::COUNT];
     let mut declared_kongs = 0;
     for (i, m) in hand.melds.iter().enumerate() {
+        if m.kind == MeldKind::Chow && (!m.tile.is_numbered() || m.tile.rank() > 7 || m.claimed > 2) {
+            hand.validate()?;
+        }
         let (kind, tile) = match m.kind {
             MeldKind::Chow => (SetKind::Chow, m.tile.next().unwrap_or(m.tile)),
             MeldKind::Pung => (SetKind::Pung, m.tile),
@@ -150,12 +157,23 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
             declared_kongs += 1;
         }
         fixed[i] = Set { kind, tile, exposed: m.is_exposed(), declared: true };
-        for t in m.tiles() {
-            fixed_counts[t.index()] += 1;
+        let i = m.tile.index();
+        match m.kind {
+            MeldKind::Chow => {
+                for k in i..(i + 3).min(Tile::COUNT) {
+                    fixed_counts[k] = fixed_counts[k].saturating_add(1);
+                }
+            }
+            MeldKind::Pung => fixed_counts[i] = fixed_counts[i].saturating_add(3),
+            MeldKind::Kong | MeldKind::ConcealedKong => fixed_counts[i] = fixed_counts[i].saturating_add(4),
         }
     }
-    let standing = counts_of(hand.concealed.iter().copied().chain(std::iter::once(hand.win_tile)));
+    let mut standing = counts_of(hand.concealed.iter().copied());
+    standing[hand.win_tile.index()] = standing[hand.win_tile.index()].saturating_add(1);
     let win = hand.win_tile;
+    if standing.iter().zip(fixed_counts.iter()).any(|(a, b)| a + b > 4) {
+        hand.validate()?;
+    }
 
     // Check the circumstances against the tiles (VARIANTS.md #13).
     let mut corrections = Corrections::default();
@@ -207,14 +225,20 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         fixed_counts,
         standing,
         traits: [0; FAN_COUNT],
+        hogs: 0,
     };
+    let mut merged = standing;
+    for (m, &x) in merged.iter_mut().zip(fixed_counts.iter()) {
+        *m += x;
+    }
+    info.hogs = tile_hogs(&merged, declared_kongs);
     info.traits = tile_trait_fans(&info);
 
-    let mut best: Option<(Reading, FanCounts, FanCounts, u32)> = None;
+    let mut best: Option<Cand> = None;
     let mut seven_pairs = false;
     if info.n_fixed == 0 {
         if let Some((reading, raw)) = special_shape(&info) {
-            seven_pairs = reading == Reading::SevenPairs;
+            seven_pairs = matches!(reading, Reading::SevenPairs);
             best = Some(finish(&info, reading, raw));
         } else if let Some((reading, raw)) = knitted_straight(&info) {
             best = Some(finish(&info, reading, raw));
@@ -242,11 +266,9 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
             let replace = match &best {
                 None => true,
                 Some(b) => {
-                    cand.3 > b.3
-                        || (cand.3 == b.3
-                            && (cand.2[Fan::PureTripleChow.index()] == 1
-                                || seven_pairs
-                                || cand.2[Fan::TriplePung.index()] > 0))
+                    cand.total > b.total
+                        || (cand.total == b.total
+                            && (cand.has(Fan::PureTripleChow) || seven_pairs || cand.has(Fan::TriplePung)))
                 }
             };
             if replace {
@@ -255,20 +277,56 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         }
     }
     match best {
-        Some((reading, raw, fans, total)) => Ok(Best { reading, raw, fans, total, corrections }),
+        Some(c) => Ok(Best { reading: c.reading, raw: c.raw, fans: c.fans(), total: c.total, corrections }),
         None => Err(HandError::NotWinning),
     }
 }
 
-/// Applies the exclusions, then counts the points. 无番和 when nothing else is left.
-fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> (Reading, FanCounts, FanCounts, u32) {
-    let c = info.compiled;
-    let mut present = 0u128;
-    for (i, &n) in raw.iter().enumerate() {
-        if n != 0 {
-            present |= 1 << i;
-        }
+/// A scored reading: raw counts, the mask of fans counted after exclusions, the total.
+#[derive(Clone, Copy)]
+struct Cand {
+    reading: Reading,
+    raw: FanCounts,
+    mask: u128,
+    total: u32,
+}
+
+impl Cand {
+    fn has(&self, f: Fan) -> bool {
+        self.mask & (1 << f.index()) != 0
     }
+    fn fans(&self) -> FanCounts {
+        let mut fans = [0u8; FAN_COUNT];
+        let mut m = self.mask;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            fans[i] = self.raw[i];
+            m &= m - 1;
+        }
+        fans
+    }
+}
+
+/// A bit per fan whose count is not zero.
+fn nonzero_mask(raw: &FanCounts) -> u128 {
+    let mut m = 0u128;
+    for (k, chunk) in raw.chunks(8).enumerate() {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        let x = u64::from_le_bytes(b);
+        // High bit of each byte set when the byte is not zero.
+        let hi = ((x & 0x7F7F_7F7F_7F7F_7F7F).wrapping_add(0x7F7F_7F7F_7F7F_7F7F) | x) & 0x8080_8080_8080_8080;
+        // Gather the eight high bits into one byte.
+        let bits = (hi >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        m |= u128::from(bits) << (8 * k);
+    }
+    m
+}
+
+/// Applies the exclusions, then counts the points. 无番和 when nothing else is left.
+fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> Cand {
+    let c = info.compiled;
+    let present = nonzero_mask(&raw);
     let mut missing = present & !c.has;
     while missing != 0 {
         let i = missing.trailing_zeros() as usize;
@@ -276,12 +334,14 @@ fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> (Reading, FanCou
         missing &= missing - 1;
     }
     let mut mask = present & c.has;
-    for &(by, excluded) in &c.exclusions {
-        if mask & (1 << by) != 0 {
-            mask &= !excluded;
-        }
+    // Highest fan first (the table order is the fan order); an excluded fan excludes nothing.
+    let mut pending = mask & c.triggers;
+    while pending != 0 {
+        let i = pending.trailing_zeros() as usize;
+        mask &= !c.excludes[i];
+        pending &= pending - 1;
+        pending &= mask;
     }
-    let mut fans = [0u8; FAN_COUNT];
     if mask == 0 && c.has & (1 << Fan::ChickenHand.index()) != 0 {
         raw[Fan::ChickenHand.index()] = 1;
         mask = 1 << Fan::ChickenHand.index();
@@ -290,11 +350,10 @@ fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> (Reading, FanCou
     let mut m = mask;
     while m != 0 {
         let i = m.trailing_zeros() as usize;
-        fans[i] = raw[i];
         total += u32::from(c.points[i]) * u32::from(raw[i]);
         m &= m - 1;
     }
-    (reading, raw, fans, total)
+    Cand { reading, raw, mask, total }
 }
 
 /// Applies the rule set's exclusions to raw counts, highest fan first; an excluded fan excludes
@@ -486,9 +545,15 @@ fn special_shape(info: &Info) -> Option<(Reading, FanCounts)> {
     }
     let distinct = c.iter().filter(|&&n| n > 0).count();
     if distinct == 14 {
-        let numbered: Vec<Tile> = Tile::all().filter(|t| t.is_numbered() && c[t.index()] > 0).collect();
-        let n = numbered.len();
-        if (7..=9).contains(&n) && knitted_sequences().any(|seq| numbered.iter().all(|t| seq.contains(t))) {
+        let mut numbered = 0u64;
+        for (i, &n) in c[..27].iter().enumerate() {
+            if n > 0 {
+                numbered |= 1 << i;
+            }
+        }
+        let n = numbered.count_ones();
+        let in_knitted = |seq: [Tile; 9]| numbered & !seq.iter().fold(0u64, |m, t| m | 1 << t.index()) == 0;
+        if (7..=9).contains(&n) && knitted_sequences().any(in_knitted) {
             if n == 7 && !rules.elementary {
                 f[Fan::GreaterHonorsAndKnittedTiles.index()] = 1;
             } else {
@@ -578,6 +643,16 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
     }
     let c = &info.standing;
     if !c.iter().any(|&n| n >= 2) {
+        return None;
+    }
+    let mut held = 0u64;
+    for (i, &n) in c[..27].iter().enumerate() {
+        if n > 0 {
+            held |= 1 << i;
+        }
+    }
+    // Quick test: a knitted straight needs three tiles of each suit, none adjacent.
+    if (held & 0x1FF).count_ones() < 3 || (held >> 9 & 0x1FF).count_ones() < 3 || (held >> 18 & 0x1FF).count_ones() < 3 {
         return None;
     }
     let seq = knitted_sequences().find(|seq| seq.iter().all(|t| c[t.index()] > 0))?;
@@ -684,7 +759,7 @@ fn single_wait(info: &Info) -> bool {
     let mut c = info.standing;
     c[info.win.index()] -= 1;
     let mut waits = super::tables::regular_waits(&c);
-    if info.n_fixed == 0 {
+    if info.n_fixed == 0 && waits.count_ones() <= 1 {
         let mut table = [0u16; Tile::COUNT];
         for (x, &n) in table.iter_mut().zip(c.iter()) {
             *x = u16::from(n);
@@ -888,7 +963,7 @@ fn wait_shape_fans_by_shape(standing_sets: &[Set], win: Tile, f: &mut FanCounts)
 // ---------------------------------------------------------------------------------------------
 // Divisions into 4 sets and a pair.
 
-const MAX_DIVISIONS: usize = 32;
+const MAX_DIVISIONS: usize = 20;
 
 struct Divisions {
     list: [[Set; 5]; MAX_DIVISIONS],
@@ -1002,6 +1077,17 @@ fn decompose(counts: &mut Counts, mut i: usize, idx: usize, work: &mut [Set; 5],
 // ---------------------------------------------------------------------------------------------
 // Scoring one regular division.
 
+/// Insertion sort for the three or four tiles of a set group (tile order is code order).
+fn sort_small(a: &mut [Tile]) {
+    for i in 1..a.len() {
+        let mut j = i;
+        while j > 0 && a[j - 1] > a[j] {
+            a.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
 fn mixed_suits(a: Tile, b: Tile, c: Tile) -> bool {
     a.suit() != b.suit() && a.suit() != c.suit() && b.suit() != c.suit()
 }
@@ -1105,7 +1191,7 @@ fn extra_chow_fan(rules: &RuleSet, three: [Tile; 3], extra: Tile) -> Option<Fan>
 }
 
 fn four_chows(rules: &RuleSet, mut t: [Tile; 4], f: &mut FanCounts) {
-    t.sort_by_key(|x| x.code());
+    sort_small(&mut t);
     if let Some(fan) = allowed(rules, four_chows_fan(t)) {
         f[fan.index()] = 1;
         return;
@@ -1130,7 +1216,7 @@ fn four_chows(rules: &RuleSet, mut t: [Tile; 4], f: &mut FanCounts) {
 }
 
 fn three_chows(rules: &RuleSet, mut t: [Tile; 3], f: &mut FanCounts) {
-    t.sort_by_key(|x| x.code());
+    sort_small(&mut t);
     if let Some(fan) = allowed(rules, three_chows_fan(t)) {
         f[fan.index()] = 1;
         return;
@@ -1177,7 +1263,7 @@ fn four_pungs_fan(t: [Tile; 4]) -> Option<Fan> {
 }
 
 fn pungs_fans(rules: &RuleSet, tiles: &mut [Tile], f: &mut FanCounts) {
-    tiles.sort_by_key(|x| x.code());
+    sort_small(tiles);
     if rules.elementary {
         return elementary_pungs_fans(tiles, f);
     }
@@ -1311,7 +1397,8 @@ fn wind_fans(info: &Info, wind: Tile, deducted: bool, f: &mut FanCounts) {
 fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: bool) -> FanCounts {
     let rules = info.rules;
     let win = info.win;
-    let mut f = [0u8; FAN_COUNT];
+    // Start from the fans of the tiles themselves; the structural fans below never overlap them.
+    let mut f = info.traits;
     let mut chows = [Tile::E; 4];
     let mut n_chows = 0;
     let mut pungs = [Tile::E; 4];
@@ -1447,13 +1534,8 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: bool) -> FanCounts {
         f[Fan::AllEvenPungs.index()] = 1;
     }
 
-    add(&mut f, &info.traits);
     if f[Fan::QuadrupleChow.index()] == 0 {
-        let mut merged = info.standing;
-        for (m, &x) in merged.iter_mut().zip(info.fixed_counts.iter()) {
-            *m += x;
-        }
-        f[Fan::TileHog.index()] = tile_hogs(&merged, melded_kongs + concealed_kongs);
+        f[Fan::TileHog.index()] = info.hogs;
     }
 
     if f[Fan::MeldedHand.index()] == 0 && f[Fan::FourKongs.index()] == 0 {

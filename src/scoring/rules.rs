@@ -305,8 +305,10 @@ impl fmt::Display for RuleSet {
 pub(crate) struct Compiled {
     pub has: u128,
     pub points: [u16; FAN_COUNT],
-    /// (fan index, fans it excludes), highest fan first.
-    pub exclusions: Vec<(usize, u128)>,
+    /// For each fan, the fans it excludes (0 for none).
+    pub excludes: [u128; FAN_COUNT],
+    /// Fans that exclude something.
+    pub triggers: u128,
 }
 
 impl RuleSet {
@@ -319,11 +321,13 @@ impl RuleSet {
             }
             points[f.index()] = self.points(f);
         }
-        let exclusions = self
-            .exclusions()
-            .map(|e| (e.by.index(), e.excluded.iter().fold(0u128, |m, x| m | 1 << x.index())))
-            .collect();
-        Compiled { has, points, exclusions }
+        let mut excludes = [0u128; FAN_COUNT];
+        let mut triggers = 0u128;
+        for e in self.exclusions() {
+            excludes[e.by.index()] |= e.excluded.iter().fold(0u128, |m, x| m | 1 << x.index());
+            triggers |= 1 << e.by.index();
+        }
+        Compiled { has, points, excludes, triggers }
     }
 
     /// The compiled form; cached for the unchanged presets.
