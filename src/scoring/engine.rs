@@ -1443,7 +1443,8 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: bool) -> FanCounts {
 
     if n_pungs > 0 {
         kong_and_concealed_pung_fans(rules, concealed_pungs, melded_kongs, concealed_kongs, &mut f);
-        if n_pungs == 4 && f[Fan::FourKongs.index()] == 0 && f[Fan::FourConcealedPungs.index()] == 0 {
+        // 四杠 and 四暗刻 exclude it (the exclusion table says so and explains it).
+        if n_pungs == 4 {
             f[Fan::AllPungs.index()] = 1;
         }
         for &t in &pungs[..n_pungs] {

@@ -97,7 +97,13 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
     let mut removed = Vec::new();
     let fans_after = apply_exclusions(rules, &best.raw, Some(&mut removed));
     let sets: Vec<Set> = match best.reading {
-        Reading::Regular(s) => s.to_vec(),
+        Reading::Regular(s) => {
+            // Declared melds as given, then the standing sets in display order, the pair last.
+            let mut v = s.to_vec();
+            let declared = hand.melds.len();
+            v[declared..4].sort_by_key(|x| crate::notation::display_key(x.tiles()[0]));
+            v
+        }
         Reading::KnittedStraight { set, pair, .. } => {
             vec![set, Set { kind: SetKind::Pair, tile: pair, exposed: false, declared: false }]
         }
