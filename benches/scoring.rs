@@ -5,6 +5,8 @@
 //! for the fast path (`total_points`: the best reading and its total, no allocation) and for the
 //! full `score` (fan list, exclusions and explanation data).
 
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
 use std::io::Read;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -16,7 +18,9 @@ fn load() -> Option<Vec<(Hand, WinContext)>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/scoring/corpus-dev.jsonl.gz");
     let file = std::fs::File::open(&path).ok()?;
     let mut text = String::new();
-    flate2::read::GzDecoder::new(file).read_to_string(&mut text).ok()?;
+    flate2::read::GzDecoder::new(file)
+        .read_to_string(&mut text)
+        .ok()?;
     Some(
         text.lines()
             .filter_map(|l| parse_batch_line(l).ok())
@@ -49,13 +53,22 @@ fn measure(name: &str, hands: &[(Hand, WinContext)], mut f: impl FnMut(&Hand, &W
 
 fn main() {
     let Some(hands) = load() else {
-        println!("skipped: ../shared/scoring/corpus-dev.jsonl.gz not found (it sits beside the repository in the team checkout)");
+        println!(
+            "skipped: ../shared/scoring/corpus-dev.jsonl.gz not found (it sits beside the repository in the team checkout)"
+        );
         return;
     };
     let rules = RuleSet::default();
-    println!("{} hands from the dev corpus, rules mil, one thread", hands.len());
-    measure("total_points (fast path)", &hands, |h, c| total_points(h, c, &rules).unwrap_or(0));
+    println!(
+        "{} hands from the dev corpus, rules mil, one thread",
+        hands.len()
+    );
+    measure("total_points (fast path)", &hands, |h, c| {
+        total_points(h, c, &rules).unwrap_or(0)
+    });
     if std::env::var_os("SUANFAN_BENCH_FAST_ONLY").is_none() {
-        measure("score (full explanation)", &hands, |h, c| score(h, c, &rules).map_or(0, |s| s.total));
+        measure("score (full explanation)", &hands, |h, c| {
+            score(h, c, &rules).map_or(0, |s| s.total)
+        });
     }
 }

@@ -13,7 +13,11 @@ use suanfan::scoring::{self, Preset, RuleSet, WinContext};
 use suanfan::tile::Wind;
 
 #[derive(Parser, Debug)]
-#[command(name = "suanfan", version, about = "算番 — scores Chinese Official Mahjong (MCR) hands and explains the score")]
+#[command(
+    name = "suanfan",
+    version,
+    about = "算番 — scores Chinese Official Mahjong (MCR) hands and explains the score"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -185,10 +189,12 @@ pub fn run() -> Result<ExitCode, CliError> {
 
 fn score(a: &ScoreArgs) -> Result<ExitCode, CliError> {
     let text = a.notation.as_deref().unwrap_or_default();
-    let parsed = notation::parse(text).map_err(|e| CliError::Input(format!("bad notation: {e}")))?;
+    let parsed =
+        notation::parse(text).map_err(|e| CliError::Input(format!("bad notation: {e}")))?;
     let ctx = a.when.apply(parsed.context);
     let rules = a.when.rules.rule_set();
-    let s = scoring::score(&parsed.hand, &ctx, &rules).map_err(|e| CliError::Input(e.to_string()))?;
+    let s =
+        scoring::score(&parsed.hand, &ctx, &rules).map_err(|e| CliError::Input(e.to_string()))?;
     let mut out = io::stdout().lock();
     match a.format {
         Format::Text => out.write_all(explain::score_text(&s).as_bytes())?,
@@ -225,10 +231,14 @@ fn batch(a: &ScoreArgs) -> Result<ExitCode, CliError> {
 
 fn waits(a: &WaitsArgs) -> Result<ExitCode, CliError> {
     // Parse as a hand whose "winning tile" is the last standing tile, then put it back.
-    let parsed = notation::parse(&a.notation).map_err(|e| CliError::Input(format!("bad notation: {e}")))?;
+    let parsed =
+        notation::parse(&a.notation).map_err(|e| CliError::Input(format!("bad notation: {e}")))?;
     let mut concealed = parsed.hand.concealed.clone();
     concealed.push(parsed.hand.win_tile);
-    let w = scoring::Waiting { melds: parsed.hand.melds.clone(), concealed };
+    let w = scoring::Waiting {
+        melds: parsed.hand.melds.clone(),
+        concealed,
+    };
     let ctx = a.when.apply(parsed.context);
     let rules = a.when.rules.rule_set();
     let n = w.melds.len() * 3 + w.concealed.len();
@@ -243,7 +253,10 @@ fn waits(a: &WaitsArgs) -> Result<ExitCode, CliError> {
         Format::Text => {
             let hand_text = format!(
                 "{}{}",
-                w.melds.iter().map(notation::format_meld).collect::<String>(),
+                w.melds
+                    .iter()
+                    .map(notation::format_meld)
+                    .collect::<String>(),
                 notation::format_tiles(&w.concealed)
             );
             out.write_all(explain::waits_text(&hand_text, &list, rules.preset.name()).as_bytes())?;
@@ -260,7 +273,11 @@ fn waits(a: &WaitsArgs) -> Result<ExitCode, CliError> {
                     })
                 })
                 .collect();
-            writeln!(out, "{}", serde_json::json!({"rules": rules.preset.name(), "waits": v}))?;
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({"rules": rules.preset.name(), "waits": v})
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -20,12 +20,19 @@ fn set_text(s: &Set) -> String {
         (_, true, _) => " (melded)",
         _ => "",
     };
-    format!("{} {}{}", glyphs(&tiles), notation::format_tiles(&tiles), mark)
+    format!(
+        "{} {}{}",
+        glyphs(&tiles),
+        notation::format_tiles(&tiles),
+        mark
+    )
 }
 
 /// Display width of a string in a terminal (CJK and mahjong glyphs take two columns).
 fn width(s: &str) -> usize {
-    s.chars().map(|c| if (c as u32) >= 0x1100 { 2 } else { 1 }).sum()
+    s.chars()
+        .map(|c| if (c as u32) >= 0x1100 { 2 } else { 1 })
+        .sum()
 }
 
 fn pad(s: &str, w: usize) -> String {
@@ -53,7 +60,12 @@ pub fn score_text(s: &Score) -> String {
     let _ = write!(shown, "{} + {}", glyphs(&h.concealed), h.win_tile.unicode());
     let c = &s.context;
     let _ = writeln!(o, "Hand     {shown}");
-    let _ = writeln!(o, "         {}{}", notation::format_hand(h), notation::format_context(c));
+    let _ = writeln!(
+        o,
+        "         {}{}",
+        notation::format_hand(h),
+        notation::format_context(c)
+    );
     let how = match (c.self_drawn, c.kong, c.last_tile) {
         (true, true, _) => "self-drawn on a kong replacement",
         (true, false, true) => "self-drawn, last tile of the wall",
@@ -67,7 +79,11 @@ pub fn score_text(s: &Score) -> String {
         "Win      {how} on {} {}{} · seat {} · prevalent {} · {} flower(s)",
         h.win_tile.unicode(),
         h.win_tile,
-        if c.fourth_tile { " (last of its kind)" } else { "" },
+        if c.fourth_tile {
+            " (last of its kind)"
+        } else {
+            ""
+        },
         c.seat_wind,
         c.prevalent_wind,
         c.flowers
@@ -93,8 +109,17 @@ pub fn score_text(s: &Score) -> String {
     let _ = writeln!(o, "  Points  Fan");
     for e in &s.fans {
         let name = format!("{} {}", e.fan.zh(), e.fan.en());
-        let count = if e.count > 1 { format!("{} × {}", e.points, e.count) } else { String::new() };
-        let sets: Vec<String> = e.sets.iter().filter_map(|&i| s.sets.get(i)).map(|x| notation::format_tiles(&x.tiles())).collect();
+        let count = if e.count > 1 {
+            format!("{} × {}", e.points, e.count)
+        } else {
+            String::new()
+        };
+        let sets: Vec<String> = e
+            .sets
+            .iter()
+            .filter_map(|&i| s.sets.get(i))
+            .map(|x| notation::format_tiles(&x.tiles()))
+            .collect();
         let _ = writeln!(
             o,
             "  {:>6}  {}{}{}",
@@ -106,13 +131,24 @@ pub fn score_text(s: &Score) -> String {
     }
     let _ = writeln!(o, "  ------");
     let flowers = u32::from(c.flowers);
-    let detail = if flowers > 0 { format!("  ({} + {} for flowers)", s.total_no_flowers, flowers) } else { String::new() };
+    let detail = if flowers > 0 {
+        format!("  ({} + {} for flowers)", s.total_no_flowers, flowers)
+    } else {
+        String::new()
+    };
     let _ = writeln!(o, "  {:>6}  total{detail}", s.total);
     if !s.not_counted.is_empty() {
         let _ = writeln!(o);
         let _ = writeln!(o, "Not counted");
         for n in &s.not_counted {
-            let _ = writeln!(o, "  {} {} — implied by {}: {}", n.fan.zh(), n.fan.en(), n.by.zh(), n.reason);
+            let _ = writeln!(
+                o,
+                "  {} {} — implied by {}: {}",
+                n.fan.zh(),
+                n.fan.en(),
+                n.by.zh(),
+                n.reason
+            );
         }
     }
     if !s.notes.is_empty() {
@@ -124,14 +160,23 @@ pub fn score_text(s: &Score) -> String {
     let _ = writeln!(o);
     if s.meets_minimum {
         let pay = match s.payment {
-            Some(Payment::SelfDrawn { each }) => format!("each of the three others pays {each} ({} in all)", 3 * each),
+            Some(Payment::SelfDrawn { each }) => {
+                format!("each of the three others pays {each} ({} in all)", 3 * each)
+            }
             Some(p @ Payment::Discard { discarder, others }) if others > 0 => {
-                format!("the discarder pays {discarder}, the two others {others} each ({} in all)", p.received())
+                format!(
+                    "the discarder pays {discarder}, the two others {others} each ({} in all)",
+                    p.received()
+                )
             }
             Some(Payment::Discard { discarder, .. }) => format!("the discarder pays {discarder}"),
             None => String::new(),
         };
-        let _ = writeln!(o, "Minimum  {} points without flowers: met. {pay}.", s.minimum);
+        let _ = writeln!(
+            o,
+            "Minimum  {} points without flowers: met. {pay}.",
+            s.minimum
+        );
     } else {
         let _ = writeln!(
             o,
@@ -147,15 +192,33 @@ pub fn waits_text(hand_text: &str, waits: &[Wait], rules: &str) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "Hand   {hand_text}   (rules {rules})");
     if waits.is_empty() {
-        let _ = writeln!(o, "Waits on nothing: no tile completes this hand (it is not ready, 未听牌).");
+        let _ = writeln!(
+            o,
+            "Waits on nothing: no tile completes this hand (it is not ready, 未听牌)."
+        );
         return o;
     }
     let _ = writeln!(o, "Waits on {} tile(s):", waits.len());
     let _ = writeln!(o);
-    let _ = writeln!(o, "  Tile     Left  Discard  Self-drawn  Best fans (discard)");
+    let _ = writeln!(
+        o,
+        "  Tile     Left  Discard  Self-drawn  Best fans (discard)"
+    );
     for w in waits {
-        let top: Vec<String> = w.discard.fans.iter().take(4).map(|e| e.fan.zh().to_string()).collect();
-        let mark = |s: &Score| if s.meets_minimum { String::new() } else { " ✗".to_string() };
+        let top: Vec<String> = w
+            .discard
+            .fans
+            .iter()
+            .take(4)
+            .map(|e| e.fan.zh().to_string())
+            .collect();
+        let mark = |s: &Score| {
+            if s.meets_minimum {
+                String::new()
+            } else {
+                " ✗".to_string()
+            }
+        };
         let _ = writeln!(
             o,
             "  {} {:<4}  {:>4}  {:>7}  {:>10}  {}",
@@ -168,6 +231,18 @@ pub fn waits_text(hand_text: &str, waits: &[Wait], rules: &str) -> String {
         );
     }
     let _ = writeln!(o);
-    let _ = writeln!(o, "✗ below the minimum: winning on it would be 错和 (a false win). Flowers included in totals.");
+    if waits
+        .iter()
+        .any(|w| !w.discard.meets_minimum || !w.self_drawn.meets_minimum)
+    {
+        let _ = writeln!(
+            o,
+            "✗ below the minimum: winning on it would be 错和 (a false win)."
+        );
+    }
+    let _ = writeln!(
+        o,
+        "Totals include flowers; circumstances as given (seat, prevalent wind, flowers)."
+    );
     o
 }

@@ -4,7 +4,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::notation;
-use crate::scoring::{FanEntry, Hand, Meld, MeldKind, Payment, Reading, Score, Seat, SetKind, WinContext};
+use crate::scoring::{
+    FanEntry, Hand, Meld, MeldKind, Payment, Reading, Score, Seat, SetKind, WinContext,
+};
 use crate::tile::{Tile, Wind};
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
@@ -57,17 +59,25 @@ impl JsonHand {
         let mut melds = Vec::new();
         for (i, m) in self.melds.iter().enumerate() {
             let what = format!("meld {}", i + 1);
-            let tiles = m.tiles.iter().map(|t| tile(t, &what)).collect::<Result<Vec<_>, _>>()?;
+            let tiles = m
+                .tiles
+                .iter()
+                .map(|t| tile(t, &what))
+                .collect::<Result<Vec<_>, _>>()?;
             let mut sorted = tiles.clone();
             sorted.sort();
             let first = *sorted.first().ok_or_else(|| format!("{what}: no tiles"))?;
             let from = match m.from.as_deref() {
                 None => Seat::Left,
-                Some(s) => Seat::parse(s).ok_or_else(|| format!("{what}: 'from' must be left, across or right, not '{s}'"))?,
+                Some(s) => Seat::parse(s).ok_or_else(|| {
+                    format!("{what}: 'from' must be left, across or right, not '{s}'")
+                })?,
             };
             let same = sorted.iter().all(|&t| t == first);
             let meld = match (m.kind.as_str(), sorted.len()) {
-                ("chow", 3) if first.next() == Some(sorted[1]) && sorted[1].next() == Some(sorted[2]) => {
+                ("chow", 3)
+                    if first.next() == Some(sorted[1]) && sorted[1].next() == Some(sorted[2]) =>
+                {
                     let claimed = m.claimed.unwrap_or(0);
                     if claimed > 2 {
                         return Err(format!("{what}: 'claimed' must be 0, 1 or 2"));
@@ -82,9 +92,15 @@ impl JsonHand {
             let _ = MeldKind::Chow;
             melds.push(meld);
         }
-        let concealed = self.concealed.iter().map(|t| tile(t, "concealed")).collect::<Result<Vec<_>, _>>()?;
+        let concealed = self
+            .concealed
+            .iter()
+            .map(|t| tile(t, "concealed"))
+            .collect::<Result<Vec<_>, _>>()?;
         let win_tile = tile(&self.win_tile, "win_tile")?;
-        let wind = |s: &str, what: &str| Wind::parse(s).ok_or_else(|| format!("{what}: '{s}' is not a wind (E S W N)"));
+        let wind = |s: &str, what: &str| {
+            Wind::parse(s).ok_or_else(|| format!("{what}: '{s}' is not a wind (E S W N)"))
+        };
         let ctx = WinContext {
             self_drawn: self.self_drawn,
             fourth_tile: self.fourth_tile,
@@ -94,7 +110,14 @@ impl JsonHand {
             prevalent_wind: wind(&self.prevalent_wind, "prevalent_wind")?,
             flowers: self.flowers,
         };
-        Ok((Hand { melds, concealed, win_tile }, ctx))
+        Ok((
+            Hand {
+                melds,
+                concealed,
+                win_tile,
+            },
+            ctx,
+        ))
     }
 
     /// The JSON form of a hand and its circumstances.
@@ -112,7 +135,8 @@ impl JsonHand {
                 .to_string(),
                 tiles: m.tiles().map(|t| t.to_string()).collect(),
                 claimed: (m.kind == MeldKind::Chow).then_some(m.claimed),
-                from: matches!(m.kind, MeldKind::Pung | MeldKind::Kong).then(|| m.from.as_str().to_string()),
+                from: matches!(m.kind, MeldKind::Pung | MeldKind::Kong)
+                    .then(|| m.from.as_str().to_string()),
             })
             .collect();
         JsonHand {
@@ -196,7 +220,9 @@ pub fn score_json(s: &Score) -> Value {
     };
     let payment = match s.payment {
         None => Value::Null,
-        Some(Payment::SelfDrawn { each }) => json!({"self_drawn": true, "each": each, "received": 3 * each}),
+        Some(Payment::SelfDrawn { each }) => {
+            json!({"self_drawn": true, "each": each, "received": 3 * each})
+        }
         Some(p @ Payment::Discard { discarder, others }) => {
             json!({"self_drawn": false, "discarder": discarder, "others": others, "received": p.received()})
         }

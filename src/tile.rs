@@ -58,7 +58,11 @@ impl Tile {
 
     /// The tile with this index (0..34).
     pub const fn from_index(i: usize) -> Option<Tile> {
-        if i < Self::COUNT { Some(Tile(i as u8)) } else { None }
+        if i < Self::COUNT {
+            Some(Tile(i as u8))
+        } else {
+            None
+        }
     }
 
     /// A numbered tile; `rank` is 1..=9. `None` for honors or a bad rank.
@@ -90,7 +94,11 @@ impl Tile {
 
     /// 1..=9 for numbered tiles; 1..=7 for honors (E S W N C F P).
     pub const fn rank(self) -> u8 {
-        if self.0 < 27 { self.0 % 9 + 1 } else { self.0 - 26 }
+        if self.0 < 27 {
+            self.0 % 9 + 1
+        } else {
+            self.0 - 26
+        }
     }
 
     /// A number that grows with the index and leaves gaps between suits, so that `a + 1 == b`
@@ -141,11 +149,19 @@ impl Tile {
 
     /// The next tile of the same suit (`None` after 9 or for honors).
     pub const fn next(self) -> Option<Tile> {
-        if self.is_numbered() && self.rank() < 9 { Some(Tile(self.0 + 1)) } else { None }
+        if self.is_numbered() && self.rank() < 9 {
+            Some(Tile(self.0 + 1))
+        } else {
+            None
+        }
     }
     /// The previous tile of the same suit (`None` before 1 or for honors).
     pub const fn prev(self) -> Option<Tile> {
-        if self.is_numbered() && self.rank() > 1 { Some(Tile(self.0 - 1)) } else { None }
+        if self.is_numbered() && self.rank() > 1 {
+            Some(Tile(self.0 - 1))
+        } else {
+            None
+        }
     }
     /// The tile `k` ranks further in the same suit, if it exists.
     pub const fn offset(self, k: i8) -> Option<Tile> {
@@ -153,7 +169,11 @@ impl Tile {
             return None;
         }
         let r = self.rank() as i8 + k;
-        if r < 1 || r > 9 { None } else { Some(Tile((self.0 as i8 + k) as u8)) }
+        if r < 1 || r > 9 {
+            None
+        } else {
+            Some(Tile((self.0 as i8 + k) as u8))
+        }
     }
 
     /// The Unicode mahjong glyph (🀇 …).
@@ -210,7 +230,10 @@ impl Tile {
 
 /// The honor whose letter is `c` (E S W N C F P).
 pub fn honor_from_letter(c: char) -> Option<Tile> {
-    HONOR_LETTERS.iter().position(|&h| h == c).map(|i| Tile(27 + i as u8))
+    HONOR_LETTERS
+        .iter()
+        .position(|&h| h == c)
+        .map(|i| Tile(27 + i as u8))
 }
 
 impl fmt::Display for Tile {
@@ -235,7 +258,11 @@ pub struct TileError(pub String);
 
 impl fmt::Display for TileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a tile (use 1m..9m, 1p..9p, 1s..9s, E S W N C F P)", self.0)
+        write!(
+            f,
+            "'{}' is not a tile (use 1m..9m, 1p..9p, 1s..9s, E S W N C F P)",
+            self.0
+        )
     }
 }
 
@@ -307,7 +334,11 @@ impl Bonus {
 
 impl fmt::Display for Bonus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 < 4 { write!(f, "f{}", self.0 + 1) } else { write!(f, "s{}", self.0 - 3) }
+        if self.0 < 4 {
+            write!(f, "f{}", self.0 + 1)
+        } else {
+            write!(f, "s{}", self.0 - 3)
+        }
     }
 }
 

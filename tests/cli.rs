@@ -1,0 +1,171 @@
+//! The real `suanfan` binary: outputs, exit codes, and one-line messages on bad input.
+
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn suanfan(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_suanfan"));
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start suanfan: {e}"));
+    if let Some(mut input) = child.stdin.take()
+        && let Some(text) = stdin
+    {
+        input
+            .write_all(text.as_bytes())
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    child.wait_with_output().unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn score_prints_a_table_a_player_can_read() {
+    let o = suanfan(
+        &[
+            "score",
+            "[123m,1][456m,1]789m1mEEE1m",
+            "--self-drawn",
+            "--flowers",
+            "2",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for needle in [
+        "清龙 Pure Straight",
+        "混一色 Half Flush",
+        "圈风刻",
+        "自摸",
+        "花牌",
+        "total",
+        "Rules    mil",
+        "🀇",
+    ] {
+        assert!(out.contains(needle), "missing {needle} in\n{out}");
+    }
+    assert!(out.contains("30  total"), "{out}");
+}
+
+#[test]
+fn score_json_has_the_corpus_fields() {
+    let o = suanfan(
+        &[
+            "score",
+            "111m222p333sEEE5p5p",
+            "--self-drawn",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["rules"], "mil");
+    assert!(v["total"].as_u64().is_some_and(|t| t > 64));
+    assert!(v["not_counted"].as_array().is_some_and(|a| !a.is_empty()));
+    assert_eq!(v["fans"][0]["name"], "四暗刻");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_naming_the_problem() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["score", "123m0m456p789s11sE"],
+            "position 5: '0m' is not a tile",
+        ),
+        (&["score", "11111m456p789s11sE"], "5 copies of 1m"),
+        (&["score", "123m456p789s11sE"], "wrong number of tiles"),
+        (&["score", "123m456p789s11sEEEE"], "wrong number of tiles"),
+        (&["score", "123m456p789s11sESN"], "not a winning hand"),
+        (
+            &[
+                "score",
+                "[123m,1][456p,1][789s,1]23s99m1s",
+                "--kong",
+                "--self-drawn",
+                "--rules",
+                "wmo2006",
+            ],
+            "impossible",
+        ),
+        (&["score", "[12m,1]"], "a meld has 3 or 4 tiles"),
+        (&["score", "[124m,1]5m"], "neither a chow nor a pung"),
+        (&["waits", "123m456p789s11s"], "13 tiles"),
+    ];
+    for (args, needle) in cases {
+        let o = suanfan(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn batch_answers_every_line_in_the_corpus_shape() {
+    let good = r#"{"hand": {"id": 7, "melds": [], "concealed": ["2m","2m","3m","3m","2p","2p","2p","6p","7p","8p","2s","3s","4s"], "win_tile": "3m", "self_drawn": false, "last_tile": false, "kong_related": false, "fourth_tile": false, "seat_wind": "W", "prevalent_wind": "W", "flowers": 0}}"#;
+    let bad = r#"{"hand": {"melds": [], "concealed": ["2m"], "win_tile": "3m"}}"#;
+    let o = suanfan(
+        &["score", "--batch"],
+        Some(&format!("{good}\nnot json\n{bad}\n")),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_default())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["ok"], true);
+    assert_eq!(lines[0]["id"], 7);
+    assert_eq!(lines[0]["total"], 4);
+    assert_eq!(lines[0]["meets_8"], false);
+    assert_eq!(lines[0]["fans"][0]["name_en"], "Concealed Hand");
+    assert_eq!(lines[1]["ok"], false);
+    assert_eq!(lines[2]["ok"], false);
+    assert!(
+        lines[2]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("wrong number of tiles"))
+    );
+}
+
+#[test]
+fn waits_lists_tiles_and_scores() {
+    let o = suanfan(&["waits", "[123m,1]456p789s23s99m"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Waits on 2 tile(s)"), "{out}");
+    assert!(out.contains("1s") && out.contains("4s"), "{out}");
+    let o = suanfan(
+        &["waits", "[123m,1]456p789s24s9m9p", "--format", "json"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_default();
+    assert_eq!(v["waits"].as_array().map(Vec::len), Some(0));
+    let o = suanfan(&["waits", "[123m,1]456p789s24s9m9p"], None);
+    assert!(stdout(&o).contains("Waits on nothing"));
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    assert!(suanfan(&["--help"], None).status.success());
+    assert!(suanfan(&["score", "--help"], None).status.success());
+    assert!(suanfan(&["--version"], None).status.success());
+}

@@ -41,12 +41,20 @@ pub struct Set {
 }
 
 impl Set {
-    const EMPTY: Set = Set { kind: SetKind::Pair, tile: Tile::E, exposed: false, declared: false };
+    const EMPTY: Set = Set {
+        kind: SetKind::Pair,
+        tile: Tile::E,
+        exposed: false,
+        declared: false,
+    };
 
     /// The tiles of the set.
     pub fn tiles(&self) -> Vec<Tile> {
         match self.kind {
-            SetKind::Chow => [-1i8, 0, 1].iter().filter_map(|&k| self.tile.offset(k)).collect(),
+            SetKind::Chow => [-1i8, 0, 1]
+                .iter()
+                .filter_map(|&k| self.tile.offset(k))
+                .collect(),
             SetKind::Pung => vec![self.tile; 3],
             SetKind::Kong => vec![self.tile; 4],
             SetKind::Pair => vec![self.tile; 2],
@@ -68,7 +76,11 @@ pub enum Reading {
     /// 全不靠 or 七星不靠.
     HonorsAndKnitted,
     /// 组合龙 (the nine tiles, in suit order 147 258 369) + a set + a pair.
-    KnittedStraight { knitted: [Tile; 9], set: Set, pair: Tile },
+    KnittedStraight {
+        knitted: [Tile; 9],
+        set: Set,
+        pair: Tile,
+    },
     NineGates,
 }
 
@@ -145,7 +157,8 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
     let mut fixed_counts = [0u8; Tile::COUNT];
     let mut declared_kongs = 0;
     for (i, m) in hand.melds.iter().enumerate() {
-        if m.kind == MeldKind::Chow && (!m.tile.is_numbered() || m.tile.rank() > 7 || m.claimed > 2) {
+        if m.kind == MeldKind::Chow && (!m.tile.is_numbered() || m.tile.rank() > 7 || m.claimed > 2)
+        {
             hand.validate()?;
         }
         let (kind, tile) = match m.kind {
@@ -156,22 +169,33 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         if m.is_kong() {
             declared_kongs += 1;
         }
-        fixed[i] = Set { kind, tile, exposed: m.is_exposed(), declared: true };
+        fixed[i] = Set {
+            kind,
+            tile,
+            exposed: m.is_exposed(),
+            declared: true,
+        };
         let i = m.tile.index();
         match m.kind {
             MeldKind::Chow => {
-                for k in i..(i + 3).min(Tile::COUNT) {
-                    fixed_counts[k] = fixed_counts[k].saturating_add(1);
+                for c in fixed_counts.iter_mut().skip(i).take(3) {
+                    *c = c.saturating_add(1);
                 }
             }
             MeldKind::Pung => fixed_counts[i] = fixed_counts[i].saturating_add(3),
-            MeldKind::Kong | MeldKind::ConcealedKong => fixed_counts[i] = fixed_counts[i].saturating_add(4),
+            MeldKind::Kong | MeldKind::ConcealedKong => {
+                fixed_counts[i] = fixed_counts[i].saturating_add(4)
+            }
         }
     }
     let mut standing = counts_of(hand.concealed.iter().copied());
     standing[hand.win_tile.index()] = standing[hand.win_tile.index()].saturating_add(1);
     let win = hand.win_tile;
-    if standing.iter().zip(fixed_counts.iter()).any(|(a, b)| a + b > 4) {
+    if standing
+        .iter()
+        .zip(fixed_counts.iter())
+        .any(|(a, b)| a + b > 4)
+    {
         hand.validate()?;
     }
 
@@ -186,7 +210,9 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
     let reject = rules.impossible_flags == ImpossibleFlags::Reject;
     if flags.fourth_tile && standing[win.index()] != 1 {
         if reject {
-            return Err(HandError::ImpossibleFlag("和绝张 (fourth tile) while holding another copy of the winning tile"));
+            return Err(HandError::ImpossibleFlag(
+                "和绝张 (fourth tile) while holding another copy of the winning tile",
+            ));
         }
         flags.fourth_tile = false;
         corrections.fourth_tile_dropped = true;
@@ -199,14 +225,18 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         if flags.self_drawn {
             if declared_kongs == 0 {
                 if reject {
-                    return Err(HandError::ImpossibleFlag("杠上开花 (win on a kong replacement) without a kong"));
+                    return Err(HandError::ImpossibleFlag(
+                        "杠上开花 (win on a kong replacement) without a kong",
+                    ));
                 }
                 flags.kong = false;
                 corrections.kong_replacement_dropped = true;
             }
         } else if fixed_counts[win.index()] != 0 || standing[win.index()] != 1 {
             if reject {
-                return Err(HandError::ImpossibleFlag("抢杠和 (robbing a kong) while holding or showing another copy of the tile"));
+                return Err(HandError::ImpossibleFlag(
+                    "抢杠和 (robbing a kong) while holding or showing another copy of the tile",
+                ));
             }
             flags.kong = false;
             corrections.robbing_dropped = true;
@@ -245,15 +275,16 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         } else if let Some((reading, raw)) = nine_gates(&info) {
             best = Some(finish(&info, reading, raw));
         }
-    } else if info.n_fixed == 1 {
-        if let Some((reading, raw)) = knitted_straight(&info) {
-            best = Some(finish(&info, reading, raw));
-        }
+    } else if info.n_fixed == 1
+        && let Some((reading, raw)) = knitted_straight(&info)
+    {
+        best = Some(finish(&info, reading, raw));
     }
 
     if best.is_none() || seven_pairs {
         let single_wait = single_wait(&info);
-        let literal_nine_gates = rules.nine_gates == NineGatesExtras::Literal && is_nine_gates(&info).is_some();
+        let literal_nine_gates =
+            rules.nine_gates == NineGatesExtras::Literal && is_nine_gates(&info).is_some();
         let mut divisions = Divisions::new();
         let mut work = standing;
         divide(&mut work, &info.fixed, info.n_fixed, &mut divisions);
@@ -268,7 +299,9 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
                 Some(b) => {
                     cand.total > b.total
                         || (cand.total == b.total
-                            && (cand.has(Fan::PureTripleChow) || seven_pairs || cand.has(Fan::TriplePung)))
+                            && (cand.has(Fan::PureTripleChow)
+                                || seven_pairs
+                                || cand.has(Fan::TriplePung)))
                 }
             };
             if replace {
@@ -277,7 +310,13 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         }
     }
     match best {
-        Some(c) => Ok(Best { reading: c.reading, raw: c.raw, fans: c.fans(), total: c.total, corrections }),
+        Some(c) => Ok(Best {
+            reading: c.reading,
+            raw: c.raw,
+            fans: c.fans(),
+            total: c.total,
+            corrections,
+        }),
         None => Err(HandError::NotWinning),
     }
 }
@@ -315,7 +354,8 @@ fn nonzero_mask(raw: &FanCounts) -> u128 {
         b[..chunk.len()].copy_from_slice(chunk);
         let x = u64::from_le_bytes(b);
         // High bit of each byte set when the byte is not zero.
-        let hi = ((x & 0x7F7F_7F7F_7F7F_7F7F).wrapping_add(0x7F7F_7F7F_7F7F_7F7F) | x) & 0x8080_8080_8080_8080;
+        let hi = ((x & 0x7F7F_7F7F_7F7F_7F7F).wrapping_add(0x7F7F_7F7F_7F7F_7F7F) | x)
+            & 0x8080_8080_8080_8080;
         // Gather the eight high bits into one byte.
         let bits = (hi >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
         m |= u128::from(bits) << (8 * k);
@@ -353,12 +393,21 @@ fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> Cand {
         total += u32::from(c.points[i]) * u32::from(raw[i]);
         m &= m - 1;
     }
-    Cand { reading, raw, mask, total }
+    Cand {
+        reading,
+        raw,
+        mask,
+        total,
+    }
 }
 
 /// Applies the rule set's exclusions to raw counts, highest fan first; an excluded fan excludes
 /// nothing. When `record` is given, every removal is written to it as (excluded, by).
-pub fn apply_exclusions(rules: &RuleSet, raw: &FanCounts, mut record: Option<&mut Vec<(Fan, Fan, &'static str)>>) -> FanCounts {
+pub fn apply_exclusions(
+    rules: &RuleSet,
+    raw: &FanCounts,
+    mut record: Option<&mut Vec<(Fan, Fan, &'static str)>>,
+) -> FanCounts {
     let mut fans = *raw;
     for e in rules.exclusions() {
         if fans[e.by.index()] == 0 {
@@ -395,7 +444,10 @@ fn tile_trait_fans(info: &Info) -> FanCounts {
     if !honors {
         f[Fan::NoHonors.index()] = 1;
     }
-    let voids = [CHARACTERS, BAMBOO, DOTS].iter().filter(|&&m| present & m == 0).count() as u8;
+    let voids = [CHARACTERS, BAMBOO, DOTS]
+        .iter()
+        .filter(|&&m| present & m == 0)
+        .count() as u8;
     f[Fan::OneVoidedSuit.index()] = voids;
     if voids == 2 {
         f[Fan::OneVoidedSuit.index()] = 0;
@@ -434,10 +486,18 @@ fn tile_trait_fans(info: &Info) -> FanCounts {
         let only = |allowed: u64| ranks & !allowed == 0;
         let elementary = info.rules.elementary;
         if only(0b1111) {
-            let fan = if ranks & 0b1000 != 0 || elementary { Fan::LowerFour } else { Fan::LowerTiles };
+            let fan = if ranks & 0b1000 != 0 || elementary {
+                Fan::LowerFour
+            } else {
+                Fan::LowerTiles
+            };
             f[fan.index()] = 1;
         } else if only(0b1_1110_0000) {
-            let fan = if ranks & 0b10_0000 != 0 || elementary { Fan::UpperFour } else { Fan::UpperTiles };
+            let fan = if ranks & 0b10_0000 != 0 || elementary {
+                Fan::UpperFour
+            } else {
+                Fan::UpperTiles
+            };
             f[fan.index()] = 1;
         } else if only(0b0_0011_1000) {
             f[Fan::MiddleTiles.index()] = 1;
@@ -552,7 +612,8 @@ fn special_shape(info: &Info) -> Option<(Reading, FanCounts)> {
             }
         }
         let n = numbered.count_ones();
-        let in_knitted = |seq: [Tile; 9]| numbered & !seq.iter().fold(0u64, |m, t| m | 1 << t.index()) == 0;
+        let in_knitted =
+            |seq: [Tile; 9]| numbered & !seq.iter().fold(0u64, |m, t| m | 1 << t.index()) == 0;
         if (7..=9).contains(&n) && knitted_sequences().any(in_knitted) {
             if n == 7 && !rules.elementary {
                 f[Fan::GreaterHonorsAndKnittedTiles.index()] = 1;
@@ -567,7 +628,10 @@ fn special_shape(info: &Info) -> Option<(Reading, FanCounts)> {
             return Some((Reading::HonorsAndKnitted, f));
         }
     }
-    if distinct == 13 && !rules.elementary && Tile::all().all(|t| t.is_terminal_or_honor() == (c[t.index()] > 0)) {
+    if distinct == 13
+        && !rules.elementary
+        && Tile::all().all(|t| t.is_terminal_or_honor() == (c[t.index()] > 0))
+    {
         f[Fan::ThirteenOrphans.index()] = 1;
         win_flag_fans(info, &mut f);
         concealed_extra(&mut f);
@@ -602,7 +666,9 @@ fn is_nine_gates(info: &Info) -> Option<u8> {
         1 | 9 => 3,
         _ => 1,
     };
-    (1..=9).all(|rank| c(rank) == base(rank) + u8::from(rank == r)).then_some(r)
+    (1..=9)
+        .all(|rank| c(rank) == base(rank) + u8::from(rank == r))
+        .then_some(r)
 }
 
 /// 九莲宝灯 with the reference's fixed extras by winning tile.
@@ -652,7 +718,10 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
         }
     }
     // Quick test: a knitted straight needs three tiles of each suit, none adjacent.
-    if (held & 0x1FF).count_ones() < 3 || (held >> 9 & 0x1FF).count_ones() < 3 || (held >> 18 & 0x1FF).count_ones() < 3 {
+    if (held & 0x1FF).count_ones() < 3
+        || (held >> 9 & 0x1FF).count_ones() < 3
+        || (held >> 18 & 0x1FF).count_ones() < 3
+    {
         return None;
     }
     let seq = knitted_sequences().find(|seq| seq.iter().all(|t| c[t.index()] > 0))?;
@@ -747,7 +816,14 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
             f[Fan::SingleWait.index()] = 1;
         }
     }
-    Some((Reading::KnittedStraight { knitted: seq, set, pair }, f))
+    Some((
+        Reading::KnittedStraight {
+            knitted: seq,
+            set,
+            pair,
+        },
+        f,
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -819,10 +895,10 @@ fn seven_pairs_wait(table: &[u16; Tile::COUNT]) -> u64 {
             _ => 0,
         })
         .sum();
-    if pairs == 6 {
-        if let Some(i) = table.iter().position(|&n| n == 1 || n == 3) {
-            return 1 << i;
-        }
+    if pairs == 6
+        && let Some(i) = table.iter().position(|&n| n == 1 || n == 3)
+    {
+        return 1 << i;
     }
     0
 }
@@ -895,7 +971,12 @@ fn regular_waits(table: &mut [u16; Tile::COUNT], n: isize, prev: u32, waits: &mu
             regular_waits(table, n - 3, pung_key(t), waits);
             table[i] = table[i].wrapping_add(3);
         }
-        if t.is_numbered() && t.rank() < 8 && table[i + 1] != 0 && table[i + 2] != 0 && chow_key(t) >= prev {
+        if t.is_numbered()
+            && t.rank() < 8
+            && table[i + 1] != 0
+            && table[i + 2] != 0
+            && chow_key(t) >= prev
+        {
             for k in 0..3 {
                 table[i + k] = table[i + k].wrapping_sub(1);
             }
@@ -972,7 +1053,10 @@ struct Divisions {
 
 impl Divisions {
     fn new() -> Self {
-        Divisions { list: [[Set::EMPTY; 5]; MAX_DIVISIONS], len: 0 }
+        Divisions {
+            list: [[Set::EMPTY; 5]; MAX_DIVISIONS],
+            len: 0,
+        }
     }
 }
 
@@ -1001,7 +1085,12 @@ fn divide(counts: &mut Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divis
             continue;
         }
         counts[p] -= 2;
-        work[4] = Set { kind: SetKind::Pair, tile: Tile::from_index(p).unwrap_or(Tile::E), exposed: false, declared: false };
+        work[4] = Set {
+            kind: SetKind::Pair,
+            tile: Tile::from_index(p).unwrap_or(Tile::E),
+            exposed: false,
+            declared: false,
+        };
         decompose(counts, 0, n_fixed, &mut work, out);
         counts[p] += 2;
     }
@@ -1009,7 +1098,11 @@ fn divide(counts: &mut Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divis
     let key = |d: &[Set; 5]| -> [u32; 4] {
         let mut k = [0u32; 4];
         for (j, s) in d[n_fixed..4].iter().enumerate() {
-            k[j] = if s.kind == SetKind::Chow { chow_key(s.tile.prev().unwrap_or(s.tile)) } else { pung_key(s.tile) };
+            k[j] = if s.kind == SetKind::Chow {
+                chow_key(s.tile.prev().unwrap_or(s.tile))
+            } else {
+                pung_key(s.tile)
+            };
         }
         k
     };
@@ -1024,7 +1117,13 @@ fn divide(counts: &mut Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divis
 
 /// Splits `counts` into sets from the lowest tile up: at each lowest tile, zero or one pung and
 /// the rest as chows starting there, so each split is found once.
-fn decompose(counts: &mut Counts, mut i: usize, idx: usize, work: &mut [Set; 5], out: &mut Divisions) {
+fn decompose(
+    counts: &mut Counts,
+    mut i: usize,
+    idx: usize,
+    work: &mut [Set; 5],
+    out: &mut Divisions,
+) {
     while i < Tile::COUNT && counts[i] == 0 {
         i += 1;
     }
@@ -1048,16 +1147,28 @@ fn decompose(counts: &mut Counts, mut i: usize, idx: usize, work: &mut [Set; 5],
         if usize::from(pungs + chows) + idx > 4 {
             continue;
         }
-        if chows > 0 && (!t.is_numbered() || t.rank() > 7 || counts[i + 1] < chows || counts[i + 2] < chows) {
+        if chows > 0
+            && (!t.is_numbered() || t.rank() > 7 || counts[i + 1] < chows || counts[i + 2] < chows)
+        {
             continue;
         }
         let mut k = idx;
         if pungs == 1 {
-            work[k] = Set { kind: SetKind::Pung, tile: t, exposed: false, declared: false };
+            work[k] = Set {
+                kind: SetKind::Pung,
+                tile: t,
+                exposed: false,
+                declared: false,
+            };
             k += 1;
         }
         for _ in 0..chows {
-            work[k] = Set { kind: SetKind::Chow, tile: Tile::from_index(i + 1).unwrap_or(t), exposed: false, declared: false };
+            work[k] = Set {
+                kind: SetKind::Chow,
+                tile: Tile::from_index(i + 1).unwrap_or(t),
+                exposed: false,
+                declared: false,
+            };
             k += 1;
         }
         counts[i] = 0;
@@ -1150,7 +1261,12 @@ fn four_chows_fan(t: [Tile; 4]) -> Option<Fan> {
     (c[0] == c[1] && c[1] == c[2] && c[2] == c[3]).then_some(Fan::QuadrupleChow)
 }
 
-const CHOW_PAIR_FANS: [Fan; 4] = [Fan::PureDoubleChow, Fan::MixedDoubleChow, Fan::ShortStraight, Fan::TwoTerminalChows];
+const CHOW_PAIR_FANS: [Fan; 4] = [
+    Fan::PureDoubleChow,
+    Fan::MixedDoubleChow,
+    Fan::ShortStraight,
+    Fan::TwoTerminalChows,
+];
 
 /// 套算一次: of the pairwise chow fans found, keep at most `max`, dropping repeated kinds first,
 /// from 老少副 back to 一般高.
@@ -1187,7 +1303,9 @@ fn allowed(rules: &RuleSet, fan: Option<Fan>) -> Option<Fan> {
 /// The fan a fourth chow adds beside a three-chow fan: at most one, 一般高 first.
 fn extra_chow_fan(rules: &RuleSet, three: [Tile; 3], extra: Tile) -> Option<Fan> {
     let fans = three.map(|t| allowed(rules, two_chows_fan(t, extra)));
-    CHOW_PAIR_FANS.into_iter().find(|f| fans.contains(&Some(*f)))
+    CHOW_PAIR_FANS
+        .into_iter()
+        .find(|f| fans.contains(&Some(*f)))
 }
 
 fn four_chows(rules: &RuleSet, mut t: [Tile; 4], f: &mut FanCounts) {
@@ -1208,7 +1326,14 @@ fn four_chows(rules: &RuleSet, mut t: [Tile; 4], f: &mut FanCounts) {
     }
     let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
     let found = pairs.map(|(a, b)| allowed(rules, two_chows_fan(t[a], t[b])));
-    let isolated = (0..4).filter(|&k| pairs.iter().zip(&found).all(|(&(a, b), fan)| fan.is_none() || (a != k && b != k))).count();
+    let isolated = (0..4)
+        .filter(|&k| {
+            pairs
+                .iter()
+                .zip(&found)
+                .all(|(&(a, b), fan)| fan.is_none() || (a != k && b != k))
+        })
+        .count();
     let max = 3usize.saturating_sub(isolated);
     if max > 0 {
         cap_chow_pair_fans(&found, max, f);
@@ -1246,7 +1371,8 @@ fn three_pungs_fan(t: [Tile; 3]) -> Option<Fan> {
             }
             return None;
         }
-        return (a.code() + 1 == b.code() && b.code() + 1 == c.code()).then_some(Fan::PureShiftedPungs);
+        return (a.code() + 1 == b.code() && b.code() + 1 == c.code())
+            .then_some(Fan::PureShiftedPungs);
     }
     if a.is_wind() && b.is_wind() && c.is_wind() {
         return Some(Fan::BigThreeWinds);
@@ -1323,14 +1449,23 @@ fn elementary_pungs_fans(tiles: &[Tile], f: &mut FanCounts) {
     }
     let mut same = 0;
     for r in 1..=9 {
-        let n = tiles.iter().filter(|t| t.is_numbered() && t.rank() == r).count();
+        let n = tiles
+            .iter()
+            .filter(|t| t.is_numbered() && t.rank() == r)
+            .count();
         same += n / 2;
     }
     f[Fan::DoublePung.index()] = same as u8;
 }
 
 /// 明杠, 暗杠, 双明杠, 明暗杠, 双暗杠, 三杠, 四杠; 双暗刻, 三暗刻, 四暗刻.
-fn kong_and_concealed_pung_fans(rules: &RuleSet, concealed_pungs: u8, melded_kongs: u8, concealed_kongs: u8, f: &mut FanCounts) {
+fn kong_and_concealed_pung_fans(
+    rules: &RuleSet,
+    concealed_pungs: u8,
+    melded_kongs: u8,
+    concealed_kongs: u8,
+    f: &mut FanCounts,
+) {
     let kongs = melded_kongs + concealed_kongs;
     let hidden = concealed_pungs + concealed_kongs;
     if rules.elementary {
@@ -1344,7 +1479,12 @@ fn kong_and_concealed_pung_fans(rules: &RuleSet, concealed_pungs: u8, melded_kon
     match kongs {
         0 | 1 => {
             if kongs == 1 {
-                f[if melded_kongs == 1 { Fan::MeldedKong } else { Fan::ConcealedKong }.index()] = 1;
+                f[if melded_kongs == 1 {
+                    Fan::MeldedKong
+                } else {
+                    Fan::ConcealedKong
+                }
+                .index()] = 1;
             }
         }
         2 => match concealed_kongs {
@@ -1435,14 +1575,28 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: bool) -> FanCounts {
 
     // A pung completed by a discard is not concealed, unless the tile can be read in a chow.
     if !info.flags.self_drawn {
-        let in_chow = sets[..4].iter().any(|s| s.kind == SetKind::Chow && !s.exposed && (s.tile.prev() == Some(win) || s.tile == win || s.tile.next() == Some(win)));
-        if !in_chow && sets[..4].iter().any(|s| s.is_pung_like() && !s.exposed && s.tile == win && s.kind == SetKind::Pung) {
+        let in_chow = sets[..4].iter().any(|s| {
+            s.kind == SetKind::Chow
+                && !s.exposed
+                && (s.tile.prev() == Some(win) || s.tile == win || s.tile.next() == Some(win))
+        });
+        if !in_chow
+            && sets[..4]
+                .iter()
+                .any(|s| s.is_pung_like() && !s.exposed && s.tile == win && s.kind == SetKind::Pung)
+        {
             concealed_pungs -= 1;
         }
     }
 
     if n_pungs > 0 {
-        kong_and_concealed_pung_fans(rules, concealed_pungs, melded_kongs, concealed_kongs, &mut f);
+        kong_and_concealed_pung_fans(
+            rules,
+            concealed_pungs,
+            melded_kongs,
+            concealed_kongs,
+            &mut f,
+        );
         // 四杠 and 四暗刻 exclude it (the exclusion table says so and explains it).
         if n_pungs == 4 {
             f[Fan::AllPungs.index()] = 1;
@@ -1482,8 +1636,22 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: bool) -> FanCounts {
     // 不求人, 门前清, 全求人, 自摸.
     let exposed = sets[..info.n_fixed].iter().filter(|s| s.exposed).count();
     match exposed {
-        0 => f[if info.flags.self_drawn { Fan::FullyConcealedHand } else { Fan::ConcealedHand }.index()] = 1,
-        4 => f[if info.flags.self_drawn { Fan::SelfDrawn } else { Fan::MeldedHand }.index()] = 1,
+        0 => {
+            f[if info.flags.self_drawn {
+                Fan::FullyConcealedHand
+            } else {
+                Fan::ConcealedHand
+            }
+            .index()] = 1
+        }
+        4 => {
+            f[if info.flags.self_drawn {
+                Fan::SelfDrawn
+            } else {
+                Fan::MeldedHand
+            }
+            .index()] = 1
+        }
         _ => {
             if info.flags.self_drawn {
                 f[Fan::SelfDrawn.index()] = 1;
@@ -1501,7 +1669,8 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: bool) -> FanCounts {
             f[Fan::LittleThreeDragons.index()] = 1;
             f[Fan::TwoDragonsPungs.index()] = 0;
         }
-    } else if f[Fan::BigThreeWinds.index()] > 0 && pair.is_wind() && rules.has(Fan::LittleFourWinds) {
+    } else if f[Fan::BigThreeWinds.index()] > 0 && pair.is_wind() && rules.has(Fan::LittleFourWinds)
+    {
         f[Fan::LittleFourWinds.index()] = 1;
         f[Fan::BigThreeWinds.index()] = 0;
     }
@@ -1556,7 +1725,8 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: bool) -> FanCounts {
         f[yj] = f[yj].saturating_sub(3);
     }
     if f[Fan::BigFourWinds.index()] == 0 {
-        let deducted = f[Fan::BigThreeWinds.index()] > 0 || honors_all || f[Fan::LittleFourWinds.index()] > 0;
+        let deducted =
+            f[Fan::BigThreeWinds.index()] > 0 || honors_all || f[Fan::LittleFourWinds.index()] > 0;
         for &t in &pungs[..n_pungs] {
             if t.is_wind() {
                 wind_fans(info, t, deducted, &mut f);
@@ -1580,7 +1750,63 @@ fn is_three_suited_terminal_chows(chows: &[Tile; 4], pair: Tile) -> bool {
     if !pair.is_numbered() || pair.rank() != 5 || chows.iter().any(|c| c.suit() == pair.suit()) {
         return false;
     }
-    [Suit::Characters, Suit::Bamboo, Suit::Dots].into_iter().filter(|&s| s != pair.suit()).all(|s| {
-        chows.iter().any(|c| c.suit() == s && c.rank() == 2) && chows.iter().any(|c| c.suit() == s && c.rank() == 8)
-    }) && chows.iter().all(|c| c.rank() == 2 || c.rank() == 8)
+    [Suit::Characters, Suit::Bamboo, Suit::Dots]
+        .into_iter()
+        .filter(|&s| s != pair.suit())
+        .all(|s| {
+            chows.iter().any(|c| c.suit() == s && c.rank() == 2)
+                && chows.iter().any(|c| c.suit() == s && c.rank() == 8)
+        })
+        && chows.iter().all(|c| c.rank() == 2 || c.rank() == 8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The wait tables give the same single-wait answer as the depth-first search over sets.
+    #[test]
+    fn wait_tables_agree_with_the_search() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let mut compared = 0;
+        for _ in 0..200_000 {
+            let melds = next(5) as usize;
+            let n = 13 - 3 * melds;
+            let mut c = [0u8; Tile::COUNT];
+            // Bias towards few suits so that many hands are ready.
+            let suits = 1 + next(3);
+            let mut placed = 0;
+            while placed < n + 1 {
+                let s = next(suits) as usize;
+                let i = if next(6) == 0 {
+                    27 + next(7) as usize
+                } else {
+                    s * 9 + next(9) as usize
+                };
+                if c[i] < 4 {
+                    c[i] += 1;
+                    placed += 1;
+                }
+            }
+            let Some(win) = Tile::all()
+                .filter(|t| c[t.index()] > 0)
+                .nth(next(4) as usize)
+            else {
+                continue;
+            };
+            assert_eq!(
+                single_wait_search(&c, win, n),
+                single_wait_tables(&c, win, n),
+                "{c:?} {win}"
+            );
+            compared += 1;
+        }
+        assert!(compared > 100_000);
+    }
 }

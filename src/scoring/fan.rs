@@ -139,7 +139,10 @@ impl Fan {
     }
     /// Finds a fan by its Chinese or English name (case-insensitive for English).
     pub fn by_name(name: &str) -> Option<Fan> {
-        Fan::ALL.iter().copied().find(|f| f.zh() == name || f.en().eq_ignore_ascii_case(name))
+        Fan::ALL
+            .iter()
+            .copied()
+            .find(|f| f.zh() == name || f.en().eq_ignore_ascii_case(name))
     }
 }
 
@@ -163,48 +166,271 @@ use Fan::*;
 /// down; a fan that is itself excluded excludes nothing (so 四暗刻 removes 不求人, and the win
 /// still scores 自摸). Rule sets add or change entries (see `RuleSet::exclusions`).
 pub const EXCLUSIONS: &[Exclusion] = &[
-    Exclusion { by: BigFourWinds, excluded: &[BigThreeWinds, AllPungs, PrevalentWind, SeatWind, PungOfTerminalsOrHonors], reason: "four wind pungs imply them" },
-    Exclusion { by: BigThreeDragons, excluded: &[TwoDragonsPungs, DragonPung], reason: "three dragon pungs imply them" },
-    Exclusion { by: AllGreen, excluded: &[HalfFlush, OneVoidedSuit], reason: "only bamboo and green dragons" },
-    Exclusion { by: NineGates, excluded: &[FullFlush, ConcealedHand, FullyConcealedHand, OneVoidedSuit, NoHonors], reason: "nine gates is one suit and concealed" },
-    Exclusion { by: FourKongs, excluded: &[AllPungs, SingleWait], reason: "four kongs leave only the pair to wait on" },
-    Exclusion { by: SevenShiftedPairs, excluded: &[SevenPairs, FullFlush, ConcealedHand, FullyConcealedHand, OneVoidedSuit, NoHonors, SingleWait], reason: "seven shifted pairs are seven concealed pairs of one suit" },
-    Exclusion { by: ThirteenOrphans, excluded: &[AllTypes, ConcealedHand, FullyConcealedHand, SingleWait], reason: "thirteen orphans hold every type and are concealed" },
-    Exclusion { by: AllTerminals, excluded: &[AllTerminalsAndHonors, AllPungs, OutsideHand, PungOfTerminalsOrHonors, NoHonors, DoublePung], reason: "only terminals: all pungs of 1 and 9" },
-    Exclusion { by: LittleFourWinds, excluded: &[BigThreeWinds, PungOfTerminalsOrHonors], reason: "three wind pungs and a wind pair imply them" },
-    Exclusion { by: LittleThreeDragons, excluded: &[TwoDragonsPungs, DragonPung], reason: "two dragon pungs and a dragon pair imply them" },
-    Exclusion { by: AllHonors, excluded: &[AllTerminalsAndHonors, AllPungs, OutsideHand, PungOfTerminalsOrHonors, OneVoidedSuit], reason: "only honors: all pungs, no suits" },
-    Exclusion { by: FourConcealedPungs, excluded: &[AllPungs, ConcealedHand, FullyConcealedHand], reason: "four concealed pungs are all pungs and concealed" },
-    Exclusion { by: PureTerminalChows, excluded: &[SevenPairs, FullFlush, AllChows, PureDoubleChow, TwoTerminalChows, OneVoidedSuit, NoHonors], reason: "its chows and pair imply them" },
-    Exclusion { by: QuadrupleChow, excluded: &[PureTripleChow, PureShiftedPungs, PureDoubleChow, TileHog], reason: "four identical chows imply them" },
-    Exclusion { by: FourPureShiftedPungs, excluded: &[PureTripleChow, PureShiftedPungs, AllPungs], reason: "four shifted pungs imply them" },
-    Exclusion { by: FourPureShiftedChows, excluded: &[PureShiftedChows, TwoTerminalChows, ShortStraight], reason: "four shifted chows imply them" },
-    Exclusion { by: AllTerminalsAndHonors, excluded: &[AllPungs, OutsideHand, PungOfTerminalsOrHonors], reason: "only terminals and honors: all pungs" },
-    Exclusion { by: SevenPairs, excluded: &[ConcealedHand, FullyConcealedHand, SingleWait], reason: "seven pairs are concealed and wait on a pair" },
-    Exclusion { by: GreaterHonorsAndKnittedTiles, excluded: &[LesserHonorsAndKnittedTiles, AllTypes, ConcealedHand, FullyConcealedHand, SingleWait], reason: "it is a concealed hand of every type" },
-    Exclusion { by: AllEvenPungs, excluded: &[AllPungs, AllSimples, NoHonors], reason: "even pungs only: all pungs of simples" },
-    Exclusion { by: FullFlush, excluded: &[OneVoidedSuit, NoHonors], reason: "one suit only" },
-    Exclusion { by: PureTripleChow, excluded: &[PureShiftedPungs, PureDoubleChow], reason: "three identical chows imply them" },
-    Exclusion { by: PureShiftedPungs, excluded: &[PureTripleChow], reason: "the same tiles read as pungs" },
-    Exclusion { by: UpperTiles, excluded: &[UpperFour, NoHonors], reason: "7 8 9 only" },
-    Exclusion { by: MiddleTiles, excluded: &[AllSimples, NoHonors], reason: "4 5 6 only" },
-    Exclusion { by: LowerTiles, excluded: &[LowerFour, NoHonors], reason: "1 2 3 only" },
-    Exclusion { by: ThreeSuitedTerminalChows, excluded: &[AllChows, NoHonors, MixedDoubleChow, TwoTerminalChows], reason: "its chows and pair imply them" },
-    Exclusion { by: AllFive, excluded: &[AllSimples, NoHonors], reason: "every set holds a 5" },
-    Exclusion { by: LesserHonorsAndKnittedTiles, excluded: &[AllTypes, ConcealedHand, FullyConcealedHand, SingleWait], reason: "it is a concealed hand of every type" },
-    Exclusion { by: UpperFour, excluded: &[NoHonors], reason: "numbers only" },
-    Exclusion { by: LowerFour, excluded: &[NoHonors], reason: "numbers only" },
-    Exclusion { by: ReversibleTiles, excluded: &[OneVoidedSuit], reason: "no characters can be reversible" },
-    Exclusion { by: LastTileDraw, excluded: &[SelfDrawn], reason: "the last tile was self-drawn" },
-    Exclusion { by: OutWithReplacementTile, excluded: &[SelfDrawn], reason: "the replacement tile was self-drawn" },
-    Exclusion { by: RobbingTheKong, excluded: &[LastTile], reason: "a robbed kong tile is always the last of its kind" },
-    Exclusion { by: TwoConcealedKongs, excluded: &[ConcealedKong, TwoConcealedPungs], reason: "two concealed kongs imply them" },
-    Exclusion { by: HalfFlush, excluded: &[OneVoidedSuit], reason: "one suit and honors" },
-    Exclusion { by: MeldedHand, excluded: &[SingleWait], reason: "a melded hand always waits on its pair" },
-    Exclusion { by: TwoDragonsPungs, excluded: &[DragonPung], reason: "two dragon pungs imply them" },
-    Exclusion { by: ConcealedKongAndMeldedKong, excluded: &[ConcealedKong, MeldedKong], reason: "the two kongs make one fan" },
-    Exclusion { by: FullyConcealedHand, excluded: &[SelfDrawn, ConcealedHand], reason: "it includes the self-draw" },
-    Exclusion { by: TwoMeldedKongs, excluded: &[MeldedKong], reason: "two melded kongs imply it" },
-    Exclusion { by: AllChows, excluded: &[NoHonors], reason: "four chows and a numbered pair" },
-    Exclusion { by: AllSimples, excluded: &[NoHonors], reason: "simples only" },
+    Exclusion {
+        by: BigFourWinds,
+        excluded: &[
+            BigThreeWinds,
+            AllPungs,
+            PrevalentWind,
+            SeatWind,
+            PungOfTerminalsOrHonors,
+        ],
+        reason: "four wind pungs imply them",
+    },
+    Exclusion {
+        by: BigThreeDragons,
+        excluded: &[TwoDragonsPungs, DragonPung],
+        reason: "three dragon pungs imply them",
+    },
+    Exclusion {
+        by: AllGreen,
+        excluded: &[HalfFlush, OneVoidedSuit],
+        reason: "only bamboo and green dragons",
+    },
+    Exclusion {
+        by: NineGates,
+        excluded: &[
+            FullFlush,
+            ConcealedHand,
+            FullyConcealedHand,
+            OneVoidedSuit,
+            NoHonors,
+        ],
+        reason: "nine gates is one suit and concealed",
+    },
+    Exclusion {
+        by: FourKongs,
+        excluded: &[AllPungs, SingleWait],
+        reason: "four kongs leave only the pair to wait on",
+    },
+    Exclusion {
+        by: SevenShiftedPairs,
+        excluded: &[
+            SevenPairs,
+            FullFlush,
+            ConcealedHand,
+            FullyConcealedHand,
+            OneVoidedSuit,
+            NoHonors,
+            SingleWait,
+        ],
+        reason: "seven shifted pairs are seven concealed pairs of one suit",
+    },
+    Exclusion {
+        by: ThirteenOrphans,
+        excluded: &[AllTypes, ConcealedHand, FullyConcealedHand, SingleWait],
+        reason: "thirteen orphans hold every type and are concealed",
+    },
+    Exclusion {
+        by: AllTerminals,
+        excluded: &[
+            AllTerminalsAndHonors,
+            AllPungs,
+            OutsideHand,
+            PungOfTerminalsOrHonors,
+            NoHonors,
+            DoublePung,
+        ],
+        reason: "only terminals: all pungs of 1 and 9",
+    },
+    Exclusion {
+        by: LittleFourWinds,
+        excluded: &[BigThreeWinds, PungOfTerminalsOrHonors],
+        reason: "three wind pungs and a wind pair imply them",
+    },
+    Exclusion {
+        by: LittleThreeDragons,
+        excluded: &[TwoDragonsPungs, DragonPung],
+        reason: "two dragon pungs and a dragon pair imply them",
+    },
+    Exclusion {
+        by: AllHonors,
+        excluded: &[
+            AllTerminalsAndHonors,
+            AllPungs,
+            OutsideHand,
+            PungOfTerminalsOrHonors,
+            OneVoidedSuit,
+        ],
+        reason: "only honors: all pungs, no suits",
+    },
+    Exclusion {
+        by: FourConcealedPungs,
+        excluded: &[AllPungs, ConcealedHand, FullyConcealedHand],
+        reason: "four concealed pungs are all pungs and concealed",
+    },
+    Exclusion {
+        by: PureTerminalChows,
+        excluded: &[
+            SevenPairs,
+            FullFlush,
+            AllChows,
+            PureDoubleChow,
+            TwoTerminalChows,
+            OneVoidedSuit,
+            NoHonors,
+        ],
+        reason: "its chows and pair imply them",
+    },
+    Exclusion {
+        by: QuadrupleChow,
+        excluded: &[PureTripleChow, PureShiftedPungs, PureDoubleChow, TileHog],
+        reason: "four identical chows imply them",
+    },
+    Exclusion {
+        by: FourPureShiftedPungs,
+        excluded: &[PureTripleChow, PureShiftedPungs, AllPungs],
+        reason: "four shifted pungs imply them",
+    },
+    Exclusion {
+        by: FourPureShiftedChows,
+        excluded: &[PureShiftedChows, TwoTerminalChows, ShortStraight],
+        reason: "four shifted chows imply them",
+    },
+    Exclusion {
+        by: AllTerminalsAndHonors,
+        excluded: &[AllPungs, OutsideHand, PungOfTerminalsOrHonors],
+        reason: "only terminals and honors: all pungs",
+    },
+    Exclusion {
+        by: SevenPairs,
+        excluded: &[ConcealedHand, FullyConcealedHand, SingleWait],
+        reason: "seven pairs are concealed and wait on a pair",
+    },
+    Exclusion {
+        by: GreaterHonorsAndKnittedTiles,
+        excluded: &[
+            LesserHonorsAndKnittedTiles,
+            AllTypes,
+            ConcealedHand,
+            FullyConcealedHand,
+            SingleWait,
+        ],
+        reason: "it is a concealed hand of every type",
+    },
+    Exclusion {
+        by: AllEvenPungs,
+        excluded: &[AllPungs, AllSimples, NoHonors],
+        reason: "even pungs only: all pungs of simples",
+    },
+    Exclusion {
+        by: FullFlush,
+        excluded: &[OneVoidedSuit, NoHonors],
+        reason: "one suit only",
+    },
+    Exclusion {
+        by: PureTripleChow,
+        excluded: &[PureShiftedPungs, PureDoubleChow],
+        reason: "three identical chows imply them",
+    },
+    Exclusion {
+        by: PureShiftedPungs,
+        excluded: &[PureTripleChow],
+        reason: "the same tiles read as pungs",
+    },
+    Exclusion {
+        by: UpperTiles,
+        excluded: &[UpperFour, NoHonors],
+        reason: "7 8 9 only",
+    },
+    Exclusion {
+        by: MiddleTiles,
+        excluded: &[AllSimples, NoHonors],
+        reason: "4 5 6 only",
+    },
+    Exclusion {
+        by: LowerTiles,
+        excluded: &[LowerFour, NoHonors],
+        reason: "1 2 3 only",
+    },
+    Exclusion {
+        by: ThreeSuitedTerminalChows,
+        excluded: &[AllChows, NoHonors, MixedDoubleChow, TwoTerminalChows],
+        reason: "its chows and pair imply them",
+    },
+    Exclusion {
+        by: AllFive,
+        excluded: &[AllSimples, NoHonors],
+        reason: "every set holds a 5",
+    },
+    Exclusion {
+        by: LesserHonorsAndKnittedTiles,
+        excluded: &[AllTypes, ConcealedHand, FullyConcealedHand, SingleWait],
+        reason: "it is a concealed hand of every type",
+    },
+    Exclusion {
+        by: UpperFour,
+        excluded: &[NoHonors],
+        reason: "numbers only",
+    },
+    Exclusion {
+        by: LowerFour,
+        excluded: &[NoHonors],
+        reason: "numbers only",
+    },
+    Exclusion {
+        by: ReversibleTiles,
+        excluded: &[OneVoidedSuit],
+        reason: "no characters can be reversible",
+    },
+    Exclusion {
+        by: LastTileDraw,
+        excluded: &[SelfDrawn],
+        reason: "the last tile was self-drawn",
+    },
+    Exclusion {
+        by: OutWithReplacementTile,
+        excluded: &[SelfDrawn],
+        reason: "the replacement tile was self-drawn",
+    },
+    Exclusion {
+        by: RobbingTheKong,
+        excluded: &[LastTile],
+        reason: "a robbed kong tile is always the last of its kind",
+    },
+    Exclusion {
+        by: TwoConcealedKongs,
+        excluded: &[ConcealedKong, TwoConcealedPungs],
+        reason: "two concealed kongs imply them",
+    },
+    Exclusion {
+        by: HalfFlush,
+        excluded: &[OneVoidedSuit],
+        reason: "one suit and honors",
+    },
+    Exclusion {
+        by: MeldedHand,
+        excluded: &[SingleWait],
+        reason: "a melded hand always waits on its pair",
+    },
+    Exclusion {
+        by: TwoDragonsPungs,
+        excluded: &[DragonPung],
+        reason: "two dragon pungs imply them",
+    },
+    Exclusion {
+        by: ConcealedKongAndMeldedKong,
+        excluded: &[ConcealedKong, MeldedKong],
+        reason: "the two kongs make one fan",
+    },
+    Exclusion {
+        by: FullyConcealedHand,
+        excluded: &[SelfDrawn, ConcealedHand],
+        reason: "it includes the self-draw",
+    },
+    Exclusion {
+        by: TwoMeldedKongs,
+        excluded: &[MeldedKong],
+        reason: "two melded kongs imply it",
+    },
+    Exclusion {
+        by: AllChows,
+        excluded: &[NoHonors],
+        reason: "four chows and a numbered pair",
+    },
+    Exclusion {
+        by: AllSimples,
+        excluded: &[NoHonors],
+        reason: "simples only",
+    },
 ];

@@ -63,16 +63,40 @@ pub struct Meld {
 
 impl Meld {
     pub fn chow(lowest: Tile, claimed: u8) -> Meld {
-        Meld { kind: MeldKind::Chow, tile: lowest, claimed, from: Seat::Left, added: false }
+        Meld {
+            kind: MeldKind::Chow,
+            tile: lowest,
+            claimed,
+            from: Seat::Left,
+            added: false,
+        }
     }
     pub fn pung(tile: Tile, from: Seat) -> Meld {
-        Meld { kind: MeldKind::Pung, tile, claimed: 0, from, added: false }
+        Meld {
+            kind: MeldKind::Pung,
+            tile,
+            claimed: 0,
+            from,
+            added: false,
+        }
     }
     pub fn kong(tile: Tile, from: Seat) -> Meld {
-        Meld { kind: MeldKind::Kong, tile, claimed: 0, from, added: false }
+        Meld {
+            kind: MeldKind::Kong,
+            tile,
+            claimed: 0,
+            from,
+            added: false,
+        }
     }
     pub fn concealed_kong(tile: Tile) -> Meld {
-        Meld { kind: MeldKind::ConcealedKong, tile, claimed: 0, from: Seat::Left, added: false }
+        Meld {
+            kind: MeldKind::ConcealedKong,
+            tile,
+            claimed: 0,
+            from: Seat::Left,
+            added: false,
+        }
     }
 
     /// The tiles of the meld.
@@ -127,13 +151,22 @@ pub struct WinContext {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HandError {
     /// Melds ×3 + standing tiles must make 13 before the winning tile.
-    WrongTileCount { melds: usize, concealed: usize },
+    WrongTileCount {
+        melds: usize,
+        concealed: usize,
+    },
     TooManyMelds(usize),
     /// More than four copies of one tile across melds, hand and winning tile.
-    TooManyCopies { tile: Tile, count: u8 },
+    TooManyCopies {
+        tile: Tile,
+        count: u8,
+    },
     /// A chow that does not fit its suit (e.g. starting at 8).
     BadChow(Tile),
-    BadClaim { meld: usize, claimed: u8 },
+    BadClaim {
+        meld: usize,
+        claimed: u8,
+    },
     TooManyFlowers(u8),
     /// The tiles do not form a winning hand under the chosen rules.
     NotWinning,
@@ -157,10 +190,18 @@ impl fmt::Display for HandError {
             }
             HandError::BadChow(t) => write!(f, "no chow starts at {t}"),
             HandError::BadClaim { meld, claimed } => {
-                write!(f, "meld {}: claimed tile {} is not 1, 2 or 3", meld + 1, claimed + 1)
+                write!(
+                    f,
+                    "meld {}: claimed tile {} is not 1, 2 or 3",
+                    meld + 1,
+                    claimed + 1
+                )
             }
             HandError::TooManyFlowers(n) => write!(f, "{n} flowers: there are only 8 bonus tiles"),
-            HandError::NotWinning => write!(f, "not a winning hand: the tiles do not form 4 sets and a pair or a special hand"),
+            HandError::NotWinning => write!(
+                f,
+                "not a winning hand: the tiles do not form 4 sets and a pair or a special hand"
+            ),
             HandError::ImpossibleFlag(why) => write!(f, "impossible circumstances: {why}"),
         }
     }
@@ -175,7 +216,10 @@ impl Hand {
             return Err(HandError::TooManyMelds(self.melds.len()));
         }
         if self.melds.len() * 3 + self.concealed.len() != 13 {
-            return Err(HandError::WrongTileCount { melds: self.melds.len(), concealed: self.concealed.len() });
+            return Err(HandError::WrongTileCount {
+                melds: self.melds.len(),
+                concealed: self.concealed.len(),
+            });
         }
         for (i, m) in self.melds.iter().enumerate() {
             if m.kind == MeldKind::Chow {
@@ -183,13 +227,19 @@ impl Hand {
                     return Err(HandError::BadChow(m.tile));
                 }
                 if m.claimed > 2 {
-                    return Err(HandError::BadClaim { meld: i, claimed: m.claimed });
+                    return Err(HandError::BadClaim {
+                        meld: i,
+                        claimed: m.claimed,
+                    });
                 }
             }
         }
         let all = self.all_counts();
         if let Some(t) = Tile::all().find(|t| all[t.index()] > 4) {
-            return Err(HandError::TooManyCopies { tile: t, count: all[t.index()] });
+            return Err(HandError::TooManyCopies {
+                tile: t,
+                count: all[t.index()],
+            });
         }
         Ok(())
     }

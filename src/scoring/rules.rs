@@ -22,7 +22,12 @@ pub enum Preset {
 }
 
 impl Preset {
-    pub const ALL: [Preset; 4] = [Preset::Mil, Preset::Wmo2006, Preset::China1998, Preset::Elementary];
+    pub const ALL: [Preset; 4] = [
+        Preset::Mil,
+        Preset::Wmo2006,
+        Preset::China1998,
+        Preset::Elementary,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -152,43 +157,113 @@ const ELEMENTARY_FANS: &[Fan] = &[
 
 const CHINA1998_EXCLUSIONS: &[Exclusion] = &[
     // VARIANTS.md #7: the 1998 text does not exclude 门前清 from necessarily concealed hands.
-    Exclusion { by: Fan::SevenShiftedPairs, excluded: &[Fan::SevenPairs, Fan::FullFlush, Fan::FullyConcealedHand, Fan::OneVoidedSuit, Fan::NoHonors, Fan::SingleWait], reason: "seven shifted pairs are seven concealed pairs of one suit" },
-    Exclusion { by: Fan::ThirteenOrphans, excluded: &[Fan::AllTypes, Fan::FullyConcealedHand, Fan::SingleWait], reason: "thirteen orphans hold every type" },
-    Exclusion { by: Fan::SevenPairs, excluded: &[Fan::FullyConcealedHand, Fan::SingleWait], reason: "seven pairs wait on a pair" },
-    Exclusion { by: Fan::GreaterHonorsAndKnittedTiles, excluded: &[Fan::LesserHonorsAndKnittedTiles, Fan::AllTypes, Fan::FullyConcealedHand, Fan::SingleWait], reason: "it holds every type" },
-    Exclusion { by: Fan::LesserHonorsAndKnittedTiles, excluded: &[Fan::AllTypes, Fan::FullyConcealedHand, Fan::SingleWait], reason: "it holds every type" },
-    
+    Exclusion {
+        by: Fan::SevenShiftedPairs,
+        excluded: &[
+            Fan::SevenPairs,
+            Fan::FullFlush,
+            Fan::FullyConcealedHand,
+            Fan::OneVoidedSuit,
+            Fan::NoHonors,
+            Fan::SingleWait,
+        ],
+        reason: "seven shifted pairs are seven concealed pairs of one suit",
+    },
+    Exclusion {
+        by: Fan::ThirteenOrphans,
+        excluded: &[Fan::AllTypes, Fan::FullyConcealedHand, Fan::SingleWait],
+        reason: "thirteen orphans hold every type",
+    },
+    Exclusion {
+        by: Fan::SevenPairs,
+        excluded: &[Fan::FullyConcealedHand, Fan::SingleWait],
+        reason: "seven pairs wait on a pair",
+    },
+    Exclusion {
+        by: Fan::GreaterHonorsAndKnittedTiles,
+        excluded: &[
+            Fan::LesserHonorsAndKnittedTiles,
+            Fan::AllTypes,
+            Fan::FullyConcealedHand,
+            Fan::SingleWait,
+        ],
+        reason: "it holds every type",
+    },
+    Exclusion {
+        by: Fan::LesserHonorsAndKnittedTiles,
+        excluded: &[Fan::AllTypes, Fan::FullyConcealedHand, Fan::SingleWait],
+        reason: "it holds every type",
+    },
 ];
 
-static NINE_GATES_1998: Exclusion =
-    Exclusion { by: Fan::NineGates, excluded: &[Fan::FullFlush], reason: "the 1998 text excludes only 清一色" };
+static NINE_GATES_1998: Exclusion = Exclusion {
+    by: Fan::NineGates,
+    excluded: &[Fan::FullFlush],
+    reason: "the 1998 text excludes only 清一色",
+};
 
 static ALL_TERMINALS_1998: Exclusion = Exclusion {
-        by: Fan::AllTerminals,
-        excluded: &[
-            Fan::AllTerminalsAndHonors,
-            Fan::AllPungs,
-            Fan::OutsideHand,
-            Fan::PungOfTerminalsOrHonors,
-            Fan::NoHonors,
-            Fan::DoublePung,
-            Fan::TriplePung,
-        ],
-        reason: "only terminals; the 1998 text also excludes 同刻",
-    };
+    by: Fan::AllTerminals,
+    excluded: &[
+        Fan::AllTerminalsAndHonors,
+        Fan::AllPungs,
+        Fan::OutsideHand,
+        Fan::PungOfTerminalsOrHonors,
+        Fan::NoHonors,
+        Fan::DoublePung,
+        Fan::TriplePung,
+    ],
+    reason: "only terminals; the 1998 text also excludes 同刻",
+};
 
 const ELEMENTARY_EXCLUSIONS: &[Exclusion] = &[
-    Exclusion { by: Fan::SevenPairs, excluded: &[Fan::ConcealedHand], reason: "seven pairs are concealed (self-drawn adds 不求人)" },
-    Exclusion { by: Fan::FullFlush, excluded: &[Fan::OneVoidedSuit, Fan::NoHonors], reason: "one suit only" },
-    Exclusion { by: Fan::AllFive, excluded: &[Fan::NoHonors], reason: "every set holds a 5" },
-    Exclusion { by: Fan::LesserHonorsAndKnittedTiles, excluded: &[Fan::AllTypes, Fan::ConcealedHand], reason: "seed 001: 不计五门齐、门前清" },
-    Exclusion { by: Fan::UpperFour, excluded: &[Fan::NoHonors], reason: "seed 001: 不计无字" },
-    Exclusion { by: Fan::LowerFour, excluded: &[Fan::NoHonors], reason: "seed 001: 不计无字" },
-    Exclusion { by: Fan::RobbingTheKong, excluded: &[Fan::LastTile], reason: "seed 001: 不计和绝张" },
-    Exclusion { by: Fan::HalfFlush, excluded: &[Fan::OneVoidedSuit], reason: "one suit and honors" },
+    Exclusion {
+        by: Fan::SevenPairs,
+        excluded: &[Fan::ConcealedHand],
+        reason: "seven pairs are concealed (self-drawn adds 不求人)",
+    },
+    Exclusion {
+        by: Fan::FullFlush,
+        excluded: &[Fan::OneVoidedSuit, Fan::NoHonors],
+        reason: "one suit only",
+    },
+    Exclusion {
+        by: Fan::AllFive,
+        excluded: &[Fan::NoHonors],
+        reason: "every set holds a 5",
+    },
+    Exclusion {
+        by: Fan::LesserHonorsAndKnittedTiles,
+        excluded: &[Fan::AllTypes, Fan::ConcealedHand],
+        reason: "seed 001: 不计五门齐、门前清",
+    },
+    Exclusion {
+        by: Fan::UpperFour,
+        excluded: &[Fan::NoHonors],
+        reason: "seed 001: 不计无字",
+    },
+    Exclusion {
+        by: Fan::LowerFour,
+        excluded: &[Fan::NoHonors],
+        reason: "seed 001: 不计无字",
+    },
+    Exclusion {
+        by: Fan::RobbingTheKong,
+        excluded: &[Fan::LastTile],
+        reason: "seed 001: 不计和绝张",
+    },
+    Exclusion {
+        by: Fan::HalfFlush,
+        excluded: &[Fan::OneVoidedSuit],
+        reason: "one suit and honors",
+    },
     // 双箭刻 不计箭刻 covers its own two pungs; a third dragon pung still scores 箭刻, which the
     // engine handles while counting (there is no 大三元 in this table).
-    Exclusion { by: Fan::FullyConcealedHand, excluded: &[Fan::ConcealedHand], reason: "it includes the concealed hand" },
+    Exclusion {
+        by: Fan::FullyConcealedHand,
+        excluded: &[Fan::ConcealedHand],
+        reason: "it includes the concealed hand",
+    },
 ];
 
 impl RuleSet {
@@ -327,13 +402,26 @@ impl RuleSet {
             excludes[e.by.index()] |= e.excluded.iter().fold(0u128, |m, x| m | 1 << x.index());
             triggers |= 1 << e.by.index();
         }
-        Compiled { has, points, excludes, triggers }
+        Compiled {
+            has,
+            points,
+            excludes,
+            triggers,
+        }
     }
 
     /// The compiled form; cached for the unchanged presets.
     pub(crate) fn compiled(&self) -> Cow<'static, Compiled> {
-        static CACHE: [OnceLock<Compiled>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
-        let i = Preset::ALL.iter().position(|p| *p == self.preset).unwrap_or(0);
+        static CACHE: [OnceLock<Compiled>; 4] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        let i = Preset::ALL
+            .iter()
+            .position(|p| *p == self.preset)
+            .unwrap_or(0);
         if *self == RuleSet::preset(self.preset) {
             Cow::Borrowed(CACHE[i].get_or_init(|| self.compile()))
         } else {

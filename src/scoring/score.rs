@@ -105,7 +105,15 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
             v
         }
         Reading::KnittedStraight { set, pair, .. } => {
-            vec![set, Set { kind: SetKind::Pair, tile: pair, exposed: false, declared: false }]
+            vec![
+                set,
+                Set {
+                    kind: SetKind::Pair,
+                    tile: pair,
+                    exposed: false,
+                    declared: false,
+                },
+            ]
         }
         _ => Vec::new(),
     };
@@ -122,11 +130,23 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
     // Stable: by points, then rulebook order.
     fans.sort_by(|a, b| b.points.cmp(&a.points).then(a.fan.cmp(&b.fan)));
     if ctx.flowers > 0 {
-        fans.push(FanEntry { fan: Fan::FlowerTiles, points: 1, count: ctx.flowers, sets: Vec::new() });
+        fans.push(FanEntry {
+            fan: Fan::FlowerTiles,
+            points: 1,
+            count: ctx.flowers,
+            sets: Vec::new(),
+        });
     }
     // `fans_after` equals `best.fans` but for 无番和, which is decided after the exclusions.
-    debug_assert!(Fan::ALL.iter().all(|f| *f == Fan::ChickenHand || fans_after[f.index()] == best.fans[f.index()]));
-    let not_counted = removed.into_iter().map(|(fan, by, reason)| NotCounted { fan, by, reason }).collect();
+    debug_assert!(
+        Fan::ALL
+            .iter()
+            .all(|f| *f == Fan::ChickenHand || fans_after[f.index()] == best.fans[f.index()])
+    );
+    let not_counted = removed
+        .into_iter()
+        .map(|(fan, by, reason)| NotCounted { fan, by, reason })
+        .collect();
     let mut notes = correction_notes(&best.corrections);
     notes.extend(deduction_notes(best, &sets, ctx));
     let total_no_flowers = best.total;
@@ -156,9 +176,15 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
 pub fn payment(rules: &RuleSet, self_drawn: bool, total: u32) -> Payment {
     match (rules.payments, self_drawn) {
         (Payments::BasePlusEight, true) => Payment::SelfDrawn { each: 8 + total },
-        (Payments::BasePlusEight, false) => Payment::Discard { discarder: 8 + total, others: 8 },
+        (Payments::BasePlusEight, false) => Payment::Discard {
+            discarder: 8 + total,
+            others: 8,
+        },
         (Payments::Elementary, true) => Payment::SelfDrawn { each: total },
-        (Payments::Elementary, false) => Payment::Discard { discarder: total, others: 0 },
+        (Payments::Elementary, false) => Payment::Discard {
+            discarder: total,
+            others: 0,
+        },
     }
 }
 
@@ -174,7 +200,9 @@ fn correction_notes(c: &Corrections) -> Vec<String> {
         v.push("杠上开花 not counted: the hand has no kong".to_string());
     }
     if c.robbing_dropped {
-        v.push("抢杠和 not counted: the player holds or shows another copy of the tile".to_string());
+        v.push(
+            "抢杠和 not counted: the player holds or shows another copy of the tile".to_string(),
+        );
     }
     v
 }
@@ -197,7 +225,13 @@ fn deduction_notes(best: &Best, sets: &[Set], ctx: &WinContext) -> Vec<String> {
 
 /// The sets behind a fan, for the explanation.
 fn sets_of(fan: Fan, sets: &[Set], ctx: &WinContext, win: Tile) -> Vec<usize> {
-    let pick = |p: &dyn Fn(&Set) -> bool| -> Vec<usize> { sets.iter().enumerate().filter(|(_, s)| p(s)).map(|(i, _)| i).collect() };
+    let pick = |p: &dyn Fn(&Set) -> bool| -> Vec<usize> {
+        sets.iter()
+            .enumerate()
+            .filter(|(_, s)| p(s))
+            .map(|(i, _)| i)
+            .collect()
+    };
     let pungs = |s: &Set| matches!(s.kind, SetKind::Pung | SetKind::Kong);
     use Fan::*;
     match fan {
@@ -216,20 +250,27 @@ fn sets_of(fan: Fan, sets: &[Set], ctx: &WinContext, win: Tile) -> Vec<usize> {
         MeldedKong | TwoMeldedKongs => pick(&|s| s.kind == SetKind::Kong && s.exposed),
         ConcealedKong | TwoConcealedKongs => pick(&|s| s.kind == SetKind::Kong && !s.exposed),
         ConcealedKongAndMeldedKong | ThreeKongs | FourKongs => pick(&|s| s.kind == SetKind::Kong),
-        TwoConcealedPungs | ThreeConcealedPungs | FourConcealedPungs => pick(&|s| pungs(s) && !s.exposed),
-        PureDoubleChow | MixedDoubleChow | ShortStraight | TwoTerminalChows | PureTripleChow | PureShiftedChows
-        | PureStraight | MixedStraight | MixedTripleChow | MixedShiftedChows | QuadrupleChow | FourPureShiftedChows => {
-            pick(&|s| s.kind == SetKind::Chow)
+        TwoConcealedPungs | ThreeConcealedPungs | FourConcealedPungs => {
+            pick(&|s| pungs(s) && !s.exposed)
         }
+        PureDoubleChow | MixedDoubleChow | ShortStraight | TwoTerminalChows | PureTripleChow
+        | PureShiftedChows | PureStraight | MixedStraight | MixedTripleChow | MixedShiftedChows
+        | QuadrupleChow | FourPureShiftedChows => pick(&|s| s.kind == SetKind::Chow),
         DoublePung | TriplePung | PureShiftedPungs | MixedShiftedPungs | FourPureShiftedPungs => {
             pick(&|s| pungs(s) && s.tile.is_numbered())
         }
-        PureTerminalChows | ThreeSuitedTerminalChows | AllChows | AllPungs | OutsideHand | AllFive | AllEvenPungs => {
-            pick(&|_| true)
-        }
+        PureTerminalChows
+        | ThreeSuitedTerminalChows
+        | AllChows
+        | AllPungs
+        | OutsideHand
+        | AllFive
+        | AllEvenPungs => pick(&|_| true),
         SingleWait => pick(&|s| s.kind == SetKind::Pair && s.tile == win),
         EdgeWait | ClosedWait => pick(&|s| {
-            s.kind == SetKind::Chow && !s.declared && (s.tile == win || s.tile.next() == Some(win) || s.tile.prev() == Some(win))
+            s.kind == SetKind::Chow
+                && !s.declared
+                && (s.tile == win || s.tile.next() == Some(win) || s.tile.prev() == Some(win))
         }),
         _ => Vec::new(),
     }

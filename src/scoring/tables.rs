@@ -27,7 +27,10 @@ impl SuitTable {
     /// The key of a count vector (each count ≤ 4).
     #[inline]
     pub fn key(counts: &[u8]) -> usize {
-        counts.iter().rev().fold(0usize, |k, &c| k * 5 + usize::from(c))
+        counts
+            .iter()
+            .rev()
+            .fold(0usize, |k, &c| k * 5 + usize::from(c))
     }
 
     #[inline]
@@ -54,7 +57,11 @@ impl SuitTable {
                     counts[p] += 2;
                 }
                 let bit = if pair.is_some() { SETS_AND_PAIR } else { SETS };
-                let wait_shift = if pair.is_some() { WAIT_PAIR_SHIFT } else { WAIT_SETS_SHIFT };
+                let wait_shift = if pair.is_some() {
+                    WAIT_PAIR_SHIFT
+                } else {
+                    WAIT_SETS_SHIFT
+                };
                 if counts.iter().all(|&c| c <= 5) {
                     if counts.iter().all(|&c| c <= 4) {
                         entries[Self::key(counts)] |= bit;

@@ -31,22 +31,42 @@ pub fn waits(w: &Waiting, ctx: &WinContext, rules: &RuleSet) -> Result<Vec<Wait>
         return Err(HandError::TooManyMelds(w.melds.len()));
     }
     if w.melds.len() * 3 + w.concealed.len() != 13 {
-        return Err(HandError::WrongTileCount { melds: w.melds.len(), concealed: w.concealed.len().saturating_sub(1) });
+        return Err(HandError::WrongTileCount {
+            melds: w.melds.len(),
+            concealed: w.concealed.len().saturating_sub(1),
+        });
     }
     let mut out = Vec::new();
     for t in Tile::all() {
-        let hand = Hand { melds: w.melds.clone(), concealed: w.concealed.clone(), win_tile: t };
+        let hand = Hand {
+            melds: w.melds.clone(),
+            concealed: w.concealed.clone(),
+            win_tile: t,
+        };
         let held = hand.all_counts()[t.index()].saturating_sub(1);
         if held >= 4 {
             // Validate the rest of the hand once through the error of a copy-free tile.
             continue;
         }
-        let discard_ctx = WinContext { self_drawn: false, kong: false, ..*ctx };
-        let drawn_ctx = WinContext { self_drawn: true, kong: false, ..*ctx };
+        let discard_ctx = WinContext {
+            self_drawn: false,
+            kong: false,
+            ..*ctx
+        };
+        let drawn_ctx = WinContext {
+            self_drawn: true,
+            kong: false,
+            ..*ctx
+        };
         match score(&hand, &discard_ctx, rules) {
             Ok(d) => {
                 let s = score(&hand, &drawn_ctx, rules)?;
-                out.push(Wait { tile: t, held, discard: d, self_drawn: s });
+                out.push(Wait {
+                    tile: t,
+                    held,
+                    discard: d,
+                    self_drawn: s,
+                });
             }
             Err(HandError::NotWinning) => {}
             Err(HandError::TooManyCopies { tile, .. }) if tile == t => {}
