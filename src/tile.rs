@@ -36,6 +36,34 @@ impl Suit {
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Tile(u8);
 
+/// Suit and rank of each index, looked up rather than divided (they sit on the hot path).
+const SUITS: [Suit; Tile::COUNT] = {
+    let mut t = [Suit::Honors; Tile::COUNT];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = match i / 9 {
+            0 => Suit::Characters,
+            1 => Suit::Bamboo,
+            _ => Suit::Dots,
+        };
+        i += 1;
+    }
+    t
+};
+const RANKS: [u8; Tile::COUNT] = {
+    let mut t = [0u8; Tile::COUNT];
+    let mut i = 0;
+    while i < Tile::COUNT {
+        t[i] = if i < 27 {
+            (i % 9) as u8 + 1
+        } else {
+            (i - 26) as u8
+        };
+        i += 1;
+    }
+    t
+};
+
 /// Honor letters in index order: winds E S W N, dragons C (red 中) F (green 發) P (white 白).
 const HONOR_LETTERS: [char; 7] = ['E', 'S', 'W', 'N', 'C', 'F', 'P'];
 const HONOR_ZH: [&str; 7] = ["东", "南", "西", "北", "中", "发", "白"];
@@ -83,22 +111,15 @@ impl Tile {
         self.0 as usize
     }
 
+    #[inline]
     pub const fn suit(self) -> Suit {
-        match self.0 {
-            0..=8 => Suit::Characters,
-            9..=17 => Suit::Bamboo,
-            18..=26 => Suit::Dots,
-            _ => Suit::Honors,
-        }
+        SUITS[self.0 as usize]
     }
 
     /// 1..=9 for numbered tiles; 1..=7 for honors (E S W N C F P).
+    #[inline]
     pub const fn rank(self) -> u8 {
-        if self.0 < 27 {
-            self.0 % 9 + 1
-        } else {
-            self.0 - 26
-        }
+        RANKS[self.0 as usize]
     }
 
     /// A number that grows with the index and leaves gaps between suits, so that `a + 1 == b`

@@ -1064,10 +1064,8 @@ impl Divisions {
 /// in the reference's order: lexicographic by the canonical keys of the standing sets.
 fn divide(counts: &mut Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divisions) {
     // Only a suit holding 2 mod 3 tiles can hold the pair; every other suit must hold 0 mod 3.
-    let mut sums = [0u8; 4];
-    for (i, &c) in counts.iter().enumerate() {
-        sums[if i < 27 { i / 9 } else { 3 }] += c;
-    }
+    let sum = |r: std::ops::Range<usize>| counts[r].iter().sum::<u8>();
+    let sums = [sum(0..9), sum(9..18), sum(18..27), sum(27..34)];
     let mut pair_suit = None;
     for (s, &n) in sums.iter().enumerate() {
         match n % 3 {
