@@ -250,3 +250,70 @@ pub fn score_json(s: &Score) -> Value {
         "payment": payment,
     })
 }
+
+/// Reads detections from JSON: a list of objects with `corners` (four [x, y]), `face_down`,
+/// `orientation` (up/down/left/right), optional `score`, and `probs` either as a list of 42
+/// numbers in model order or as a map from face to probability (the rest of the mass is
+/// spread evenly over the other faces).
+pub fn detections_from_json(v: &Value) -> Result<Vec<crate::detection::Detection>, String> {
+    use crate::detection::{CLASS_COUNT, Detection, Face, Orientation};
+    let list = v.as_array().ok_or("detections: expected a list")?;
+    let mut out = Vec::with_capacity(list.len());
+    for (i, d) in list.iter().enumerate() {
+        let what = format!("detection {}", i + 1);
+        let corners_v = d["corners"]
+            .as_array()
+            .ok_or_else(|| format!("{what}: no corners"))?;
+        if corners_v.len() != 4 {
+            return Err(format!("{what}: 4 corners expected"));
+        }
+        let mut corners = [[0f32; 2]; 4];
+        for (k, c) in corners_v.iter().enumerate() {
+            let x = c[0]
+                .as_f64()
+                .ok_or_else(|| format!("{what}: corner {k} is not [x, y]"))?;
+            let y = c[1]
+                .as_f64()
+                .ok_or_else(|| format!("{what}: corner {k} is not [x, y]"))?;
+            corners[k] = [x as f32, y as f32];
+        }
+        let face_down = d["face_down"].as_bool().unwrap_or(false);
+        let orientation = match d["orientation"].as_str() {
+            None => Orientation::Up,
+            Some(s) => Orientation::parse(s).ok_or_else(|| format!("{what}: orientation '{s}'"))?,
+        };
+        let probs = match &d["probs"] {
+            Value::Array(a) => a.iter().map(|x| x.as_f64().unwrap_or(0.0) as f32).collect(),
+            Value::Object(m) if !face_down && !m.is_empty() => {
+                let mut p = vec![0f32; CLASS_COUNT];
+                let mut mass = 0.0;
+                for (k, x) in m {
+                    let f = Face::parse(k).ok_or_else(|| format!("{what}: '{k}' is not a face"))?;
+                    let x = x.as_f64().unwrap_or(0.0) as f32;
+                    p[f.class()] = x;
+                    mass += x;
+                }
+                let rest = ((1.0 - mass).max(0.0)) / (CLASS_COUNT - m.len()) as f32;
+                for (c, x) in p.iter_mut().enumerate() {
+                    if !m
+                        .keys()
+                        .any(|k| Face::parse(k).is_some_and(|f| f.class() == c))
+                    {
+                        *x = rest;
+                    }
+                }
+                p
+            }
+            _ => Vec::new(),
+        };
+        let score = d["score"].as_f64().unwrap_or(1.0) as f32;
+        out.push(Detection {
+            corners,
+            score,
+            face_down,
+            orientation,
+            probs,
+        });
+    }
+    Ok(out)
+}

@@ -4,9 +4,12 @@
 //! `scoring` (the pure scoring engine), `explain` (text for players), and `json` (the corpus
 //! JSON form, behind the `serde` feature).
 
+pub mod decode;
+pub mod detection;
 pub mod explain;
 #[cfg(feature = "serde")]
 pub mod json;
+pub mod layout;
 pub mod notation;
 pub mod scoring;
 pub mod tile;

@@ -1,0 +1,384 @@
+//! From per-tile probabilities and the table layout to the most probable valid hand.
+//!
+//! Each tile of the hand, the winning tile, and each meld (as a whole: a pung is one face three
+//! times, a chow three consecutive faces in any order) is a unit with a few candidate readings,
+//! scored by log-probability. A best-first search over the combinations asks the scoring engine
+//! whether each one is a winning hand (≤ 4 copies, the right count, a winning shape) and stops
+//! at the first that is. The next valid ones are kept as runner-ups. Every tile whose reading
+//! differs from its top class is reported with both probabilities.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashSet};
+
+use crate::detection::{Detection, Face};
+use crate::layout::{GroupKind, TableReading};
+use crate::notation;
+use crate::scoring::{Hand, Meld, RuleSet, WinContext, best_reading};
+use crate::tile::Tile;
+
+/// Candidates kept per unit.
+const PER_UNIT: usize = 5;
+/// Combinations tried at most.
+const MAX_TRIES: usize = 60_000;
+/// Probability floor, so that an unlikely face costs a lot but not infinitely.
+const FLOOR: f32 = 1e-6;
+/// A face the model gives less than this is no evidence: it is not tried as a correction.
+const MIN_ALTERNATIVE: f32 = 0.01;
+/// Readings less likely than the top reading by more than this factor (as a log) are not tried.
+const MAX_DROP: f32 = 9.2;
+
+/// A tile whose reading differs from the model's top class.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    pub det: usize,
+    pub read: Tile,
+    pub p_read: f32,
+    pub top: Face,
+    pub p_top: f32,
+}
+
+/// A valid hand that was not chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunnerUp {
+    pub notation: String,
+    /// Likelihood relative to the chosen hand (≤ 1).
+    pub relative: f32,
+}
+
+/// The outcome of decoding.
+#[derive(Clone, Debug, Default)]
+pub struct Decoded {
+    pub hand: Option<Hand>,
+    /// The tile each detection was read as (face-down tiles of a concealed kong included).
+    pub tiles: Vec<(usize, Tile)>,
+    pub changes: Vec<Change>,
+    pub runner_ups: Vec<RunnerUp>,
+    pub flowers: u8,
+    pub issues: Vec<String>,
+    pub assumed: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+enum UnitKind {
+    Standing,
+    Winning,
+    Meld,
+}
+
+/// One candidate reading of a unit: the tile per detection, and the meld if any.
+#[derive(Clone, Debug)]
+struct Candidate {
+    logp: f32,
+    tiles: Vec<Tile>,
+    meld: Option<Meld>,
+}
+
+struct Unit {
+    kind: UnitKind,
+    dets: Vec<usize>,
+    cands: Vec<Candidate>,
+}
+
+fn lp(d: &Detection, t: Tile) -> f32 {
+    if d.face_down || d.probs.is_empty() {
+        return (1.0f32 / 34.0).ln();
+    }
+    d.p_tile(t).max(FLOOR).ln()
+}
+
+fn single_candidates(d: &Detection) -> Vec<Candidate> {
+    let mut v: Vec<Candidate> = Tile::all()
+        .map(|t| Candidate {
+            logp: lp(d, t),
+            tiles: vec![t],
+            meld: None,
+        })
+        .collect();
+    v.sort_by(|a, b| b.logp.total_cmp(&a.logp));
+    let floor = MIN_ALTERNATIVE.ln();
+    let keep = v.iter().skip(1).take_while(|c| c.logp >= floor).count() + 1;
+    v.truncate(keep.min(PER_UNIT));
+    v
+}
+
+/// The six orders of three items.
+const PERMS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+fn meld_candidates(dets: &[Detection], idx: &[usize], kind: GroupKind) -> Vec<Candidate> {
+    let mut v = Vec::new();
+    match kind {
+        GroupKind::Chow { claimed } => {
+            for t in Tile::all().filter(|t| t.is_numbered() && t.rank() <= 7) {
+                let faces = [t, t.offset(1).unwrap_or(t), t.offset(2).unwrap_or(t)];
+                let best = PERMS
+                    .iter()
+                    .map(|p| {
+                        let s: f32 = idx
+                            .iter()
+                            .zip(p)
+                            .map(|(&i, &k)| lp(&dets[i], faces[k]))
+                            .sum();
+                        (s, p)
+                    })
+                    .max_by(|a, b| a.0.total_cmp(&b.0));
+                if let Some((s, p)) = best {
+                    let tiles: Vec<Tile> = p.iter().map(|&k| faces[k]).collect();
+                    let pos = usize::from(claimed).min(2);
+                    let claimed_face = tiles[pos];
+                    let claimed_idx = (claimed_face.rank() - t.rank()).min(2);
+                    v.push(Candidate {
+                        logp: s,
+                        tiles,
+                        meld: Some(Meld::chow(t, claimed_idx)),
+                    });
+                }
+            }
+        }
+        _ => {
+            for t in Tile::all() {
+                let s: f32 = idx.iter().map(|&i| lp(&dets[i], t)).sum();
+                let meld = match kind {
+                    GroupKind::Pung { from } => Meld::pung(t, from),
+                    GroupKind::Kong { from } => Meld::kong(t, from),
+                    _ => Meld::concealed_kong(t),
+                };
+                v.push(Candidate {
+                    logp: s,
+                    tiles: vec![t; idx.len()],
+                    meld: Some(meld),
+                });
+            }
+        }
+    }
+    v.sort_by(|a, b| b.logp.total_cmp(&a.logp));
+    // A kong whose four tiles are all face down may be any tile: keep them all.
+    let all_down = idx.iter().all(|&i| dets[i].face_down);
+    if !all_down {
+        // Keep readings where every face-up tile gives the face some weight.
+        let up = idx.iter().filter(|&&i| !dets[i].face_down).count().max(1) as f32;
+        let floor = up * MIN_ALTERNATIVE.ln();
+        let keep = v.iter().skip(1).take_while(|c| c.logp >= floor).count() + 1;
+        v.truncate(keep.min(PER_UNIT));
+    }
+    v
+}
+
+#[derive(PartialEq)]
+struct Node {
+    logp: f32,
+    choice: Vec<u8>,
+}
+impl Eq for Node {}
+impl PartialOrd for Node {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Node {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.logp
+            .total_cmp(&other.logp)
+            .then_with(|| other.choice.cmp(&self.choice))
+    }
+}
+
+fn build_hand(units: &[Unit], choice: &[u8]) -> Option<Hand> {
+    let mut melds = Vec::new();
+    let mut concealed = Vec::new();
+    let mut win = None;
+    for (u, &c) in units.iter().zip(choice) {
+        let cand = &u.cands[usize::from(c)];
+        match u.kind {
+            UnitKind::Standing => concealed.push(cand.tiles[0]),
+            UnitKind::Winning => win = Some(cand.tiles[0]),
+            UnitKind::Meld => melds.push(cand.meld?),
+        }
+    }
+    Some(Hand {
+        melds,
+        concealed,
+        win_tile: win?,
+    })
+}
+
+/// Finds the most probable valid winning hand.
+pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> Decoded {
+    let mut out = Decoded {
+        flowers: reading.bonus_count().min(8) as u8,
+        ..Decoded::default()
+    };
+    let mut units: Vec<Unit> = Vec::new();
+    for g in &reading.groups {
+        match g.kind {
+            GroupKind::Hand => {
+                for &i in &g.tiles {
+                    units.push(Unit {
+                        kind: UnitKind::Standing,
+                        dets: vec![i],
+                        cands: single_candidates(&dets[i]),
+                    });
+                }
+            }
+            GroupKind::Winning => {
+                for &i in &g.tiles {
+                    units.push(Unit {
+                        kind: UnitKind::Winning,
+                        dets: vec![i],
+                        cands: single_candidates(&dets[i]),
+                    });
+                }
+            }
+            k if k.is_meld() => {
+                if k == GroupKind::ConcealedKong && g.tiles.iter().all(|&i| dets[i].face_down) {
+                    out.assumed.push("a concealed kong shows no face: its tile is whichever makes the hand valid".to_string());
+                }
+                units.push(Unit {
+                    kind: UnitKind::Meld,
+                    dets: g.tiles.clone(),
+                    cands: meld_candidates(dets, &g.tiles, k),
+                });
+            }
+            GroupKind::Stray => out.issues.push(format!(
+                "{} tile(s) that fit no group were left out",
+                g.tiles.len()
+            )),
+            _ => {}
+        }
+    }
+
+    // Count check before searching: melds count 3, the hand needs 14 in all.
+    let melds = units
+        .iter()
+        .filter(|u| matches!(u.kind, UnitKind::Meld))
+        .count();
+    let standing = units
+        .iter()
+        .filter(|u| matches!(u.kind, UnitKind::Standing | UnitKind::Winning))
+        .count();
+    if melds > 4 || melds * 3 + standing != 14 {
+        out.issues.push(format!(
+            "{standing} standing tile(s) (with the winning tile) and {melds} meld(s) count as {}: a winning hand has 14 (each meld counts 3){}",
+            melds * 3 + standing,
+            if melds * 3 + standing > 14 { "; some tiles may not belong to the hand" } else { "; tiles may be missing or hidden" }
+        ));
+        out.tiles = top_reading(&units);
+        return out;
+    }
+
+    let top_logp: f32 = units.iter().map(|u| u.cands[0].logp).sum();
+    let start = Node {
+        logp: top_logp,
+        choice: vec![0; units.len()],
+    };
+    let mut heap = BinaryHeap::from([start]);
+    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    let mut found: Vec<(f32, Hand, Vec<u8>)> = Vec::new();
+    let mut found_keys: HashSet<String> = HashSet::new();
+    let probe = WinContext::default();
+    let mut tries = 0;
+    while let Some(node) = heap.pop() {
+        tries += 1;
+        if tries > MAX_TRIES {
+            break;
+        }
+        if let Some(hand) = build_hand(&units, &node.choice) {
+            if best_reading(&hand, &probe, rules).is_ok() {
+                let key = canonical(&hand);
+                if found_keys.insert(key) {
+                    found.push((node.logp, hand, node.choice.clone()));
+                    if found.len() >= 3 {
+                        break;
+                    }
+                }
+            }
+        }
+        for k in 0..units.len() {
+            let c = usize::from(node.choice[k]);
+            if c + 1 < units[k].cands.len() {
+                let mut next = node.choice.clone();
+                next[k] += 1;
+                let logp = node.logp - units[k].cands[c].logp + units[k].cands[c + 1].logp;
+                if logp >= top_logp - MAX_DROP && seen.insert(next.clone()) {
+                    heap.push(Node { logp, choice: next });
+                }
+            }
+        }
+        // Past the best found, only runner-ups far less likely remain: stop early.
+        if let Some((best, ..)) = found.first()
+            && heap.peek().is_some_and(|n| n.logp < best - 12.0)
+        {
+            break;
+        }
+    }
+
+    let Some((best_lp, hand, choice)) = found.first().cloned() else {
+        out.issues.push(format!(
+            "no valid winning hand is near what was read ({tries} readings tried)"
+        ));
+        out.tiles = top_reading(&units);
+        explain_invalid(&units, rules, &mut out);
+        return out;
+    };
+    for (u, &c) in units.iter().zip(&choice) {
+        let cand = &u.cands[usize::from(c)];
+        for (&i, &t) in u.dets.iter().zip(&cand.tiles) {
+            out.tiles.push((i, t));
+            let d = &dets[i];
+            if let Some((top, p_top)) = d.top()
+                && top != Face::Tile(t)
+            {
+                out.changes.push(Change {
+                    det: i,
+                    read: t,
+                    p_read: d.p_tile(t),
+                    top,
+                    p_top,
+                });
+            }
+        }
+    }
+    out.runner_ups = found[1..]
+        .iter()
+        .map(|(l, h, _)| RunnerUp {
+            notation: notation::format_hand(h),
+            relative: (l - best_lp).exp(),
+        })
+        .collect();
+    out.hand = Some(hand);
+    out
+}
+
+fn top_reading(units: &[Unit]) -> Vec<(usize, Tile)> {
+    let mut v = Vec::new();
+    for u in units {
+        for (&i, &t) in u.dets.iter().zip(&u.cands[0].tiles) {
+            v.push((i, t));
+        }
+    }
+    v
+}
+
+/// Says why the most probable reading is not a win.
+fn explain_invalid(units: &[Unit], rules: &RuleSet, out: &mut Decoded) {
+    if let Some(hand) = build_hand(units, &vec![0; units.len()]) {
+        if let Err(e) = best_reading(&hand, &WinContext::default(), rules) {
+            out.issues
+                .push(format!("as read ({}): {e}", notation::format_hand(&hand)));
+        }
+    }
+}
+
+fn canonical(h: &Hand) -> String {
+    let mut c = h.concealed.clone();
+    c.sort();
+    let mut m: Vec<String> = h.melds.iter().map(notation::format_meld).collect();
+    m.sort();
+    format!("{}{}{}", m.concat(), notation::format_tiles(&c), h.win_tile)
+}

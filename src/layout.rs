@@ -1,0 +1,422 @@
+//! From tiles found in a picture to how they lie on the table: the standing hand, declared melds
+//! (with who gave the claimed tile), concealed kongs, the winning tile set apart, bonus tiles.
+//!
+//! The conventions are the rules' own (seed 000, 第七条 八 and 第二章 单放):
+//! - a claimed chow, pung or kong is laid with the claimed tile sideways: on the left if it came
+//!   from the player on the left (上家), in the middle from across (对家), on the right from the
+//!   right (下家);
+//! - a concealed kong shows face-down tiles (two down and two up, or four down);
+//! - a self-drawn winning tile is set apart from the hand; bonus tiles lie aside.
+//!
+//! Real photos do not always follow them, so the reading also accepts melds laid upright to the
+//! right of the hand or in a row in front of it, and a winning tile that was not set apart. Every
+//! such guess is written to `assumed`.
+
+use crate::detection::{Detection, Face, Orientation};
+use crate::scoring::Seat;
+
+/// What a group of tiles is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GroupKind {
+    /// The standing tiles.
+    Hand,
+    /// The winning tile, set apart (or taken as the last tile of the hand).
+    Winning,
+    /// A claimed chow; `claimed` is the position (0..3, left to right) of the sideways tile.
+    Chow {
+        claimed: u8,
+    },
+    Pung {
+        from: Seat,
+    },
+    Kong {
+        from: Seat,
+    },
+    ConcealedKong,
+    /// Flowers and seasons set aside.
+    Bonus,
+    /// Tiles that fit nowhere (reported, not scored).
+    Stray,
+}
+
+impl GroupKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupKind::Hand => "hand",
+            GroupKind::Winning => "winning",
+            GroupKind::Chow { .. } => "chow",
+            GroupKind::Pung { .. } => "pung",
+            GroupKind::Kong { .. } => "kong",
+            GroupKind::ConcealedKong => "concealed_kong",
+            GroupKind::Bonus => "bonus",
+            GroupKind::Stray => "stray",
+        }
+    }
+    pub fn is_meld(self) -> bool {
+        matches!(
+            self,
+            GroupKind::Chow { .. }
+                | GroupKind::Pung { .. }
+                | GroupKind::Kong { .. }
+                | GroupKind::ConcealedKong
+        )
+    }
+}
+
+/// A group of tiles, as indices into the detections, left to right as the player sees them.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Group {
+    pub kind: GroupKind,
+    pub tiles: Vec<usize>,
+}
+
+/// The table as read.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct TableReading {
+    pub groups: Vec<Group>,
+    /// Guesses made where the layout was ambiguous.
+    pub assumed: Vec<String>,
+    /// Problems seen (too many tiles, overlapping tiles, …).
+    pub issues: Vec<String>,
+}
+
+impl TableReading {
+    pub fn of_kind(&self, f: impl Fn(GroupKind) -> bool) -> impl Iterator<Item = &Group> {
+        self.groups.iter().filter(move |g| f(g.kind))
+    }
+    pub fn bonus_count(&self) -> usize {
+        self.of_kind(|k| k == GroupKind::Bonus)
+            .map(|g| g.tiles.len())
+            .sum()
+    }
+}
+
+/// A tile in table coordinates: x along the rows (left to right as the player sees them),
+/// y across them (away from the player is smaller).
+#[derive(Clone, Copy, Debug)]
+struct Placed {
+    idx: usize,
+    x0: f32,
+    x1: f32,
+    y: f32,
+    sideways: bool,
+}
+
+fn median(mut v: Vec<f32>) -> f32 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f32::total_cmp);
+    v[v.len() / 2]
+}
+
+fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+/// Reads the layout of a table from its detections.
+pub fn read(dets: &[Detection]) -> TableReading {
+    let mut out = TableReading::default();
+    if dets.is_empty() {
+        out.issues.push("no tiles found in the picture".to_string());
+        return out;
+    }
+
+    // Bonus tiles lie aside: take them out first.
+    let mut bonus = Vec::new();
+    let mut rest = Vec::new();
+    for (i, d) in dets.iter().enumerate() {
+        match d.top() {
+            Some((Face::Bonus(_), p)) if p >= 0.5 => bonus.push(i),
+            _ => rest.push(i),
+        }
+    }
+
+    // The player's "up" is the orientation most tiles share. Upside down in the image means
+    // the photo was taken from across the table; sideways, from the side. A tile turned a
+    // quarter from that is a claimed tile.
+    let quarter = |o: Orientation| match o {
+        Orientation::Up => 0u8,
+        Orientation::Right => 1,
+        Orientation::Down => 2,
+        Orientation::Left => 3,
+    };
+    let mut votes = [0usize; 4];
+    for &i in &rest {
+        votes[usize::from(quarter(dets[i].orientation))] += 1;
+    }
+    let majority = (0..4u8)
+        .max_by_key(|&q| (votes[usize::from(q)], 4 - q))
+        .unwrap_or(0);
+    match majority {
+        2 => out.assumed.push(
+            "most tiles read upside down: the photo was taken from across the table".to_string(),
+        ),
+        1 | 3 => out.assumed.push(
+            "most tiles read sideways: the photo was taken from the side of the table".to_string(),
+        ),
+        _ => {}
+    }
+    let relative = |o: Orientation| (quarter(o) + 4 - majority) % 4;
+
+    // Row direction: the top edges (corner 0 to 1) of the tiles that stand upright for the player.
+    let angles: Vec<f32> = rest
+        .iter()
+        .filter(|&&i| relative(dets[i].orientation) == 0)
+        .map(|&i| {
+            let (a, b) = (dets[i].corners[0], dets[i].corners[1]);
+            (b[1] - a[1]).atan2(b[0] - a[0])
+        })
+        .collect();
+    let angle = if angles.is_empty() {
+        0.0
+    } else {
+        circular_mean(&angles)
+    };
+    let (c, s) = (angle.cos(), angle.sin());
+    let to_table = |p: [f32; 2]| [p[0] * c + p[1] * s, -p[0] * s + p[1] * c];
+
+    // Tile size: the short side of the tiles (their width along the row when upright).
+    let short: Vec<f32> = rest
+        .iter()
+        .map(|&i| {
+            let k = &dets[i].corners;
+            dist(k[0], k[1]).min(dist(k[1], k[2]))
+        })
+        .collect();
+    let long: Vec<f32> = rest
+        .iter()
+        .map(|&i| {
+            let k = &dets[i].corners;
+            dist(k[0], k[1]).max(dist(k[1], k[2]))
+        })
+        .collect();
+    let w = median(short).max(1.0);
+    let h = median(long).max(w);
+
+    let mut placed: Vec<Placed> = rest
+        .iter()
+        .map(|&i| {
+            let d = &dets[i];
+            let pts: Vec<[f32; 2]> = d.corners.iter().map(|&p| to_table(p)).collect();
+            let x0 = pts.iter().map(|p| p[0]).fold(f32::MAX, f32::min);
+            let x1 = pts.iter().map(|p| p[0]).fold(f32::MIN, f32::max);
+            let y = pts.iter().map(|p| p[1]).sum::<f32>() / 4.0;
+            Placed {
+                idx: i,
+                x0,
+                x1,
+                y,
+                sideways: relative(d.orientation) % 2 == 1,
+            }
+        })
+        .collect();
+
+    // Rows: tiles whose centres lie within half a tile height of each other.
+    placed.sort_by(|a, b| a.y.total_cmp(&b.y));
+    let mut rows: Vec<Vec<Placed>> = Vec::new();
+    for p in placed {
+        match rows.last_mut() {
+            Some(row)
+                if (p.y - row.iter().map(|q| q.y).sum::<f32>() / row.len() as f32).abs()
+                    < 0.55 * h =>
+            {
+                row.push(p)
+            }
+            _ => rows.push(vec![p]),
+        }
+    }
+
+    // Runs: tiles in a row with gaps under a third of a tile width between them.
+    let mut runs: Vec<(usize, Vec<Placed>)> = Vec::new();
+    for (r, row) in rows.iter_mut().enumerate() {
+        row.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+        let mut cur: Vec<Placed> = Vec::new();
+        for p in row.iter() {
+            if let Some(last) = cur.last() {
+                let gap = p.x0 - last.x1;
+                if gap < -0.4 * w {
+                    out.issues
+                        .push(format!("tiles {} and {} overlap", last.idx, p.idx));
+                }
+                if gap > 0.3 * w {
+                    runs.push((r, std::mem::take(&mut cur)));
+                }
+            }
+            cur.push(*p);
+        }
+        if !cur.is_empty() {
+            runs.push((r, cur));
+        }
+    }
+
+    // Melds: runs with a sideways or face-down tile.
+    let mut plain: Vec<(usize, Vec<Placed>)> = Vec::new();
+    for (r, run) in runs {
+        let n = run.len();
+        let sideways: Vec<usize> = (0..n).filter(|&k| run[k].sideways).collect();
+        let down = run.iter().filter(|p| dets[p.idx].face_down).count();
+        let idx: Vec<usize> = run.iter().map(|p| p.idx).collect();
+        if down > 0 {
+            if n == 4 && down >= 2 {
+                out.groups.push(Group {
+                    kind: GroupKind::ConcealedKong,
+                    tiles: idx,
+                });
+            } else if n == 4 && down == 1 {
+                out.assumed
+                    .push("a kong with one face-down tile read as a concealed kong".to_string());
+                out.groups.push(Group {
+                    kind: GroupKind::ConcealedKong,
+                    tiles: idx,
+                });
+            } else {
+                out.issues.push(format!("{down} face-down tile(s) in a group of {n}: only a concealed kong shows face-down tiles"));
+                out.groups.push(Group {
+                    kind: GroupKind::Stray,
+                    tiles: idx,
+                });
+            }
+            continue;
+        }
+        if !sideways.is_empty() && (n == 3 || n == 4) {
+            let pos = sideways[0];
+            let from = match (pos, n) {
+                (0, _) => Seat::Left,
+                (1, 3) => Seat::Across,
+                (p, 4) if p == 1 || p == 2 => Seat::Across,
+                _ => Seat::Right,
+            };
+            let kind = if n == 4 {
+                GroupKind::Kong { from }
+            } else if same_top_face(dets, &idx) {
+                GroupKind::Pung { from }
+            } else {
+                GroupKind::Chow { claimed: pos as u8 }
+            };
+            if sideways.len() > 1 && n == 3 {
+                out.assumed
+                    .push("a meld with two sideways tiles read as one claimed tile".to_string());
+            }
+            out.groups.push(Group { kind, tiles: idx });
+            continue;
+        }
+        if !sideways.is_empty() {
+            out.issues.push(format!(
+                "a sideways tile in a group of {n}: a claimed meld has 3 or 4 tiles"
+            ));
+        }
+        plain.push((r, run));
+    }
+
+    // The hand is the longest run of upright tiles; its row is the hand row.
+    let Some(main) = (0..plain.len()).max_by_key(|&k| (plain[k].1.len(), usize::MAX - k)) else {
+        if !bonus.is_empty() {
+            out.groups.push(Group {
+                kind: GroupKind::Bonus,
+                tiles: bonus,
+            });
+        }
+        out.issues.push("no standing hand found".to_string());
+        return out;
+    };
+    let hand_row = plain[main].0;
+    let declared: usize = out.groups.iter().filter(|g| g.kind.is_meld()).count();
+    let mut hand: Vec<usize> = plain[main].1.iter().map(|p| p.idx).collect();
+    let hand_end = plain[main].1.last().map_or(0.0, |p| p.x1);
+    let mut winning: Option<usize> = None;
+    let mut extra_melds = 0;
+    // Other upright runs: a lone tile beside the hand is the winning tile set apart; runs of
+    // 3 or 4 are melds laid upright.
+    let mut others: Vec<(usize, Vec<Placed>)> = plain
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| *k != main)
+        .map(|(_, r)| r.clone())
+        .collect();
+    others.sort_by(|a, b| {
+        let near = |r: &(usize, Vec<Placed>)| (r.0 != hand_row, (r.1[0].x0 - hand_end).abs());
+        near(a)
+            .partial_cmp(&near(b))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    for (r, run) in others {
+        let idx: Vec<usize> = run.iter().map(|p| p.idx).collect();
+        match idx.len() {
+            1 if winning.is_none() && r == hand_row => winning = Some(idx[0]),
+            3 | 4 => {
+                let kind = if idx.len() == 4 {
+                    GroupKind::Kong { from: Seat::Left }
+                } else if same_top_face(dets, &idx) {
+                    GroupKind::Pung { from: Seat::Left }
+                } else {
+                    GroupKind::Chow { claimed: 0 }
+                };
+                out.assumed.push(format!(
+                    "{} upright tiles apart from the hand read as a declared {}; who gave the tile is unknown",
+                    idx.len(),
+                    kind.name()
+                ));
+                extra_melds += 1;
+                out.groups.push(Group { kind, tiles: idx });
+            }
+            1 if winning.is_none() => {
+                out.assumed.push(
+                    "a lone tile away from the hand row read as the winning tile".to_string(),
+                );
+                winning = Some(idx[0]);
+            }
+            _ => {
+                // Part of the hand split by a gap: join it.
+                out.assumed.push(format!(
+                    "{} tiles split from the hand by a gap read as part of it",
+                    idx.len()
+                ));
+                hand.extend(idx);
+            }
+        }
+    }
+    let _ = (declared, extra_melds);
+    match winning {
+        Some(wi) => out.groups.push(Group {
+            kind: GroupKind::Winning,
+            tiles: vec![wi],
+        }),
+        None => {
+            if let Some(last) = hand.pop() {
+                out.assumed
+                    .push("no tile set apart: the rightmost tile of the hand is taken as the winning tile".to_string());
+                out.groups.push(Group {
+                    kind: GroupKind::Winning,
+                    tiles: vec![last],
+                });
+            }
+        }
+    }
+    out.groups.insert(
+        0,
+        Group {
+            kind: GroupKind::Hand,
+            tiles: hand,
+        },
+    );
+    if !bonus.is_empty() {
+        out.groups.push(Group {
+            kind: GroupKind::Bonus,
+            tiles: bonus,
+        });
+    }
+    out
+}
+
+fn same_top_face(dets: &[Detection], idx: &[usize]) -> bool {
+    let faces: Vec<Option<Face>> = idx.iter().map(|&i| dets[i].top().map(|f| f.0)).collect();
+    faces.windows(2).all(|w| w[0] == w[1])
+}
+
+fn circular_mean(angles: &[f32]) -> f32 {
+    let (s, c) = angles
+        .iter()
+        .fold((0.0f32, 0.0f32), |(s, c), a| (s + a.sin(), c + a.cos()));
+    s.atan2(c)
+}

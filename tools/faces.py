@@ -1,0 +1,277 @@
+"""Face bank: one image per tile face per artwork style, rendered at generation time.
+
+Sources (read in place, never committed; see ../shared/data/README.md):
+- ../shared/data/tile-art/unicode-color (public domain): all 42 faces, two variants;
+- ../shared/data/tile-art/fluffystuff (CC0): 34 faces, riichi style, two variants;
+- KDE mahjongg tilesets (Debian kdegames-mahjongg-data-kf5, GPL; rendered, not committed);
+- procedural faces drawn with CJK fonts (Debian fonts-arphic-*, fonts-wqy-zenhei).
+
+Output: tools/.cache/faces/<style>/<class>.png, RGBA, about 150 px tall, face only (no body).
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+import random
+import re
+import subprocess
+import sys
+from io import BytesIO
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+ROOT = Path(__file__).resolve().parent
+SHARED = ROOT.parent.parent / "shared" / "data"
+CACHE = ROOT / ".cache" / "faces"
+
+# Model class order (same as src/detection.rs).
+CLASSES = (
+    [f"{r}m" for r in range(1, 10)]
+    + [f"{r}p" for r in range(1, 10)]
+    + [f"{r}s" for r in range(1, 10)]
+    + list("ESWNCFP")
+    + [f"f{i}" for i in range(1, 5)]
+    + [f"s{i}" for i in range(1, 5)]
+)
+
+FACE_H = 150
+
+
+def _save(img: Image.Image, style: str, cls: str) -> None:
+    out = CACHE / style
+    out.mkdir(parents=True, exist_ok=True)
+    img = img.convert("RGBA")
+    bbox = img.getbbox()
+    if bbox:
+        img = img.crop(bbox)
+    scale = FACE_H / max(1, img.height)
+    img = img.resize((max(1, round(img.width * scale)), FACE_H), Image.LANCZOS)
+    img.save(out / f"{cls}.png")
+
+
+def _svg_to_png(svg: bytes, height: int = 300) -> Image.Image:
+    import cairosvg
+
+    png = cairosvg.svg2png(bytestring=svg, output_height=height)
+    return Image.open(BytesIO(png)).convert("RGBA")
+
+
+def unicode_color() -> int:
+    names = {
+        **{f"t_ch{r}": f"{r}m" for r in range(1, 10)},
+        **{f"t_do{r}": f"{r}p" for r in range(1, 10)},
+        **{f"t_ba{r}": f"{r}s" for r in range(1, 10)},
+        "t_wi_east": "E", "t_wi_south": "S", "t_wi_west": "W", "t_wi_north": "N",
+        "t_dr_red": "C", "t_dr_green": "F", "t_dr_white": "P",
+        "t_fl_plum": "f1", "t_fl_orchid": "f2", "t_fl_bamboo": "f3", "t_fl_chrysanthemum": "f4",
+        "t_se_spring": "s1", "t_se_summer": "s2", "t_se_fall": "s3", "t_se_winter": "s4",
+    }
+    n = 0
+    for variant in ("uni", "unib"):
+        path = SHARED / "tile-art" / "unicode-color" / f"{variant}.svg"
+        if not path.exists():
+            continue
+        text = path.read_text()
+        for m in re.finditer(r'<svg id="(t_[a-z_0-9]+)" viewBox="([^"]+)">(.*?)</svg>', text, re.S):
+            sid, vb, body = m.groups()
+            if sid not in names:
+                continue
+            svg = f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="{vb}">{body}</svg>'
+            try:
+                _save(_svg_to_png(svg.encode()), f"unicode-{variant}", names[sid])
+                n += 1
+            except Exception as e:  # a face that does not render is skipped, not fatal
+                print(f"skip {variant} {sid}: {e}", file=sys.stderr)
+    return n
+
+
+def fluffystuff() -> int:
+    names = {
+        **{f"Man{r}": f"{r}m" for r in range(1, 10)},
+        **{f"Pin{r}": f"{r}p" for r in range(1, 10)},
+        **{f"Sou{r}": f"{r}s" for r in range(1, 10)},
+        "Ton": "E", "Nan": "S", "Shaa": "W", "Pei": "N", "Chun": "C", "Hatsu": "F", "Haku": "P",
+    }
+    n = 0
+    # "Black" draws a light engraving for dark tiles; Chinese sets are light, so only Regular.
+    for variant in ("Regular",):
+        d = SHARED / "tile-art" / "fluffystuff" / variant
+        for stem, cls in names.items():
+            p = d / f"{stem}.svg"
+            if p.exists():
+                try:
+                    img = _svg_to_png(p.read_bytes())
+                    _save(img, f"fluffy-{variant.lower()}", cls)
+                    n += 1
+                except Exception as e:
+                    print(f"skip fluffystuff {stem}: {e}", file=sys.stderr)
+    return n
+
+
+def kde() -> int:
+    base = Path("/usr/share/kmahjongglib/tilesets")
+    if not base.exists():
+        print("KDE tilesets not installed (apt-get install kdegames-mahjongg-data-kf5): skipped", file=sys.stderr)
+        return 0
+    ids = {
+        **{f"CHARACTER_{r}": f"{r}m" for r in range(1, 10)},
+        **{f"ROD_{r}": f"{r}p" for r in range(1, 10)},
+        **{f"BAMBOO_{r}": f"{r}s" for r in range(1, 10)},
+        "WIND_1": "N", "WIND_2": "S", "WIND_3": "E", "WIND_4": "W",
+        "DRAGON_1": "P", "DRAGON_2": "F", "DRAGON_3": "C",
+        "FLOWER_1": "f1", "FLOWER_2": "f2", "FLOWER_3": "f4", "FLOWER_4": "f3",
+        **{f"SEASON_{i}": f"s{i}" for i in range(1, 5)},
+    }
+    n = 0
+    for name in ("default", "classic", "traditional"):
+        p = base / f"{name}.svgz"
+        if not p.exists():
+            continue
+        svg = gzip.decompress(p.read_bytes())
+        tmp = CACHE / f"_{name}.svg"
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(svg)
+        for sid, cls in ids.items():
+            if name == "classic" and cls in ("C", "F", "P"):
+                continue  # drawn as creatures, unlike any Chinese set
+            if name == "classic" and cls in ("f1", "f2"):
+                cls = "f2" if cls == "f1" else "f1"
+            try:
+                png = subprocess.run(
+                    ["rsvg-convert", "-i", sid, "-h", "300", str(tmp)], capture_output=True, check=True
+                ).stdout
+                _save(Image.open(BytesIO(png)), f"kde-{name}", cls)
+                n += 1
+            except Exception as e:
+                print(f"skip kde {name} {sid}: {e}", file=sys.stderr)
+        tmp.unlink()
+    return n
+
+
+FONTS = [
+    "/usr/share/fonts/truetype/arphic/ukai.ttc",
+    "/usr/share/fonts/truetype/arphic/uming.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+]
+NUMERALS = "一二三四五六七八九"
+HONOR_CHARS = {"E": "東", "S": "南", "W": "西", "N": "北", "C": "中", "F": "發"}
+BONUS_CHARS = {"f1": "梅", "f2": "蘭", "f3": "竹", "f4": "菊", "s1": "春", "s2": "夏", "s3": "秋", "s4": "冬"}
+BLUE, RED, GREEN, BLACK = (25, 40, 140), (190, 20, 25), (20, 120, 50), (20, 20, 20)
+
+
+def _text(draw, xy, ch, font, fill):
+    draw.text(xy, ch, font=font, fill=fill, anchor="mm")
+
+
+def _dots(draw, r: int, w: int, h: int, rng: random.Random):
+    pos = {
+        1: [(0.5, 0.5)], 2: [(0.5, 0.28), (0.5, 0.72)], 3: [(0.25, 0.22), (0.5, 0.5), (0.75, 0.78)],
+        4: [(0.28, 0.28), (0.72, 0.28), (0.28, 0.72), (0.72, 0.72)],
+        5: [(0.28, 0.25), (0.72, 0.25), (0.5, 0.5), (0.28, 0.75), (0.72, 0.75)],
+        6: [(0.3, 0.2), (0.7, 0.2), (0.3, 0.55), (0.7, 0.55), (0.3, 0.82), (0.7, 0.82)],
+        7: [(0.22, 0.15), (0.5, 0.25), (0.78, 0.35), (0.3, 0.6), (0.7, 0.6), (0.3, 0.85), (0.7, 0.85)],
+        8: [(0.3, y) for y in (0.14, 0.38, 0.62, 0.86)] + [(0.7, y) for y in (0.14, 0.38, 0.62, 0.86)],
+        9: [(x, y) for y in (0.18, 0.5, 0.82) for x in (0.2, 0.5, 0.8)],
+    }[r]
+    rad = {1: 0.36, 2: 0.2, 3: 0.15, 4: 0.18}.get(r, 0.12) * w
+    colors = [BLUE, GREEN, RED]
+    for i, (x, y) in enumerate(pos):
+        c = colors[(i + rng.randint(0, 2)) % 3] if r > 1 else RED
+        cx, cy = x * w, y * h
+        draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], outline=c, width=max(2, int(rad * 0.3)))
+        draw.ellipse([cx - rad * 0.35, cy - rad * 0.35, cx + rad * 0.35, cy + rad * 0.35], fill=c)
+
+
+def _bamboo(draw, r: int, w: int, h: int, rng: random.Random):
+    if r == 1:
+        # The bird of 1s: an abstract green and red shape.
+        draw.ellipse([w * 0.25, h * 0.3, w * 0.75, h * 0.75], fill=GREEN)
+        draw.polygon([(w * 0.5, h * 0.15), (w * 0.7, h * 0.35), (w * 0.4, h * 0.35)], fill=RED)
+        draw.line([(w * 0.5, h * 0.75), (w * 0.35, h * 0.92)], fill=BLUE, width=4)
+        return
+    cols = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3, 7: 3, 8: 4, 9: 3}[r]
+    rows = {2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 3, 8: 2, 9: 3}[r]
+    n = 0
+    sw = w / (cols + 1) * 0.35
+    for j in range(rows):
+        for i in range(cols):
+            if n >= r:
+                break
+            cx = w * (i + 1) / (cols + 1)
+            y0, y1 = h * (0.08 + j * 0.9 / rows), h * (0.08 + (j + 1) * 0.9 / rows) - h * 0.04
+            c = RED if (r in (5, 7, 9) and i == cols // 2 and rng.random() < 0.7) else GREEN
+            draw.rounded_rectangle([cx - sw, y0, cx + sw, y1], radius=sw, fill=c)
+            draw.line([(cx - sw, (y0 + y1) / 2), (cx + sw, (y0 + y1) / 2)], fill=(240, 240, 230), width=2)
+            n += 1
+
+
+def procedural(n_styles: int = 3, seed: int = 7) -> int:
+    rng = random.Random(seed)
+    fonts = [f for f in FONTS if Path(f).exists()]
+    if not fonts:
+        print("no CJK fonts (apt-get install fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei): skipped", file=sys.stderr)
+        return 0
+    n = 0
+    for k in range(n_styles * len(fonts)):
+        fpath = fonts[k % len(fonts)]
+        W, H = 120, 160
+        big = ImageFont.truetype(fpath, 78)
+        mid = ImageFont.truetype(fpath, 62)
+        small = ImageFont.truetype(fpath, 22)
+        numeral_color = rng.choice([BLUE, BLACK, BLUE])
+        wind_color = rng.choice([BLUE, BLACK, (20, 60, 30)])
+        for cls in CLASSES:
+            img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+            d = ImageDraw.Draw(img)
+            if cls.endswith("m"):
+                r = int(cls[0])
+                _text(d, (W / 2, H * 0.3), NUMERALS[r - 1], mid, numeral_color)
+                _text(d, (W / 2, H * 0.72), "萬", mid, RED)
+            elif cls.endswith("p") and cls[0].isdigit():
+                _dots(d, int(cls[0]), W, H, rng)
+            elif cls.endswith("s") and cls[0].isdigit():
+                _bamboo(d, int(cls[0]), W, H, rng)
+            elif cls in HONOR_CHARS:
+                color = {"C": RED, "F": GREEN}.get(cls, wind_color)
+                _text(d, (W / 2, H / 2), HONOR_CHARS[cls], big, color)
+            elif cls == "P":
+                m = rng.uniform(0.12, 0.22)
+                d.rectangle([W * m, H * m, W * (1 - m), H * (1 - m)], outline=BLUE, width=rng.randint(4, 9))
+                if rng.random() < 0.5:
+                    d.rectangle([W * (m + 0.08), H * (m + 0.06), W * (1 - m - 0.08), H * (1 - m - 0.06)], outline=BLUE, width=2)
+            else:
+                color = GREEN if cls.startswith("f") else RED
+                _text(d, (W / 2, H * 0.58), BONUS_CHARS[cls], big, color)
+                _text(d, (W * 0.2, H * 0.12), cls[1], small, BLUE)
+            _save(img, f"proc-{k}", cls)
+            n += 1
+    return n
+
+
+def build() -> None:
+    CACHE.mkdir(parents=True, exist_ok=True)
+    counts = {
+        "unicode-color": unicode_color(),
+        "fluffystuff": fluffystuff(),
+        "kde": kde(),
+        "procedural": procedural(),
+    }
+    print("faces rendered:", counts)
+
+
+def load_bank() -> dict[str, list[Image.Image]]:
+    """Every rendered face, by class."""
+    bank: dict[str, list[Image.Image]] = {c: [] for c in CLASSES}
+    for style in sorted(CACHE.iterdir()) if CACHE.exists() else []:
+        if not style.is_dir():
+            continue
+        for p in style.glob("*.png"):
+            if p.stem in bank:
+                bank[p.stem].append(Image.open(p).convert("RGBA"))
+    return bank
+
+
+if __name__ == "__main__":
+    build()

@@ -1,0 +1,207 @@
+"""Writes tests/fixtures/*.json: recorded detections for the layout and decode tests.
+
+Each fixture is what the vision stage would hand over for one photo: every tile's four
+corners in image pixels, face-down flag, orientation and class probabilities (sparse: the
+rest of the probability mass is spread over the other faces). The tables are laid out as
+players lay them (seed 000, 第七条 八): claimed tiles sideways, concealed kongs with backs,
+the winning tile set apart, bonus tiles aside.
+
+    python tools/make_fixtures.py
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+W, H = 60.0, 80.0  # tile size in pixels, upright
+
+
+def tiles(s: str) -> list[str]:
+    """'123m45pEE' -> ['1m','2m','3m','4p','5p','E','E']"""
+    out, digits = [], ""
+    for c in s:
+        if c.isdigit():
+            digits += c
+        elif c in "mps":
+            out += [d + c for d in digits]
+            digits = ""
+        else:
+            out.append(c)
+    return out
+
+
+class Table:
+    def __init__(self, origin=(100.0, 300.0)):
+        self.dets = []
+        self.x, self.y = origin
+
+    def tile(self, face, sideways=False, down=False, p=0.97, alt=None, gap=2.0, y=None, orient=None):
+        w, h = (H, W) if sideways else (W, H)
+        x0 = self.x
+        y0 = (self.y if y is None else y) + (H - h)  # sideways tiles sit on the row's base line
+        corners = [[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]]
+        orientation = orient or ("left" if sideways else "up")
+        if sideways:
+            # Face top points left: the face's top-left corner is the image's bottom-left.
+            corners = [corners[3], corners[0], corners[1], corners[2]]
+        probs = {} if down else {face: p}
+        if alt and not down:
+            probs.update(alt)
+        self.dets.append({"corners": corners, "score": 0.98, "face_down": down, "orientation": orientation, "probs": probs})
+        self.x += w + gap
+
+    def run(self, s, **kw):
+        for t in tiles(s):
+            self.tile(t, **kw)
+
+    def space(self, k=0.8):
+        self.x += W * k
+
+
+def rotate180(dets, cx=600, cy=400):
+    out = []
+    for d in dets:
+        c = [[2 * cx - x, 2 * cy - y] for x, y in d["corners"]]
+        o = {"up": "down", "down": "up", "left": "right", "right": "left"}[d["orientation"]]
+        out.append({**d, "corners": c, "orientation": o})
+    return out
+
+
+def write(name, description, dets, expect, context=None):
+    OUT.mkdir(parents=True, exist_ok=True)
+    doc = {"description": description, "context": context, "detections": dets, "expect": expect}
+    (OUT / f"{name}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+
+
+def main():
+    # 1. Concealed hand, winning tile set apart.
+    t = Table()
+    t.run("123m456p789s11sEE")
+    t.space()
+    t.tile("E")
+    write("concealed_winning_apart", "13 standing tiles and the winning tile set apart", t.dets,
+          {"hand": "123m456p789s11sEEE", "groups": ["hand", "winning"]})
+
+    # 2. Claimed chow (sideways left), pung from across (middle), pung from the right (right).
+    t = Table()
+    t.run("789s11sEE")
+    t.space()
+    t.tile("E")
+    t.space(1.2)
+    t.tile("1m", sideways=True)
+    t.run("23m")
+    t.space()
+    t.tile("5s")
+    t.tile("5s", sideways=True)
+    t.tile("5s")
+    write("claimed_left_and_across", "a chow claimed from the left, a pung from across, melds right of the hand", t.dets,
+          {"hand": "[123m,1][555s,2]789s11sEEE", "groups": ["hand", "chow", "pung", "winning"]})
+
+    t = Table()
+    t.run("123m11sEE")
+    t.space()
+    t.tile("E")
+    t.space(1.2)
+    t.run("99s")
+    t.tile("9s", sideways=True)
+    t.space()
+    t.tile("7p", sideways=True)
+    t.run("77p")
+    write("claimed_right", "a pung from the right (sideways tile on the right)", t.dets,
+          {"hand": "[999s,3][777p,1]123m11sEEE", "groups": ["hand", "pung", "pung", "winning"]})
+
+    # 3. Kongs: exposed (one sideways), concealed with two backs, concealed with four backs.
+    t = Table()
+    t.run("123m45p11s")
+    t.space()
+    t.tile("6p")
+    t.space(1.2)
+    t.run("N")
+    t.tile("N", sideways=True)
+    t.run("NN")
+    t.space()
+    t.tile("C", down=True)
+    t.run("CC")
+    t.tile("C", down=True)
+    write("kongs", "an exposed kong from across and a concealed kong shown with two backs", t.dets,
+          {"hand": "[NNNN,2][CCCC]123m45p11s6p", "groups": ["hand", "kong", "concealed_kong", "winning"]})
+
+    # 4. Bonus tiles aside, below the hand.
+    t = Table()
+    t.run("123m456p789s11sEE")
+    t.space()
+    t.tile("E")
+    t.x = 100.0
+    t.y += 160
+    t.tile("f1")
+    t.tile("s3")
+    write("bonus_aside", "two flowers set aside in front of the hand", t.dets,
+          {"hand": "123m456p789s11sEEE", "flowers": 2, "groups": ["hand", "winning", "bonus"]})
+
+    # 5. One misread tile corrected by decode: the model prefers 6p for the 5p of 456p.
+    t = Table()
+    for face in tiles("123m4p"):
+        t.tile(face)
+    t.tile("6p", p=0.55, alt={"5p": 0.40})  # the misread tile: really 5p
+    t.tile("6p")
+    t.run("789s11sEE")
+    t.space()
+    t.tile("E")
+    write("misread_corrected", "the 5p of 456p is read 6p (55%) over 5p (40%); only 5p makes a winning hand", t.dets,
+          {"hand": "123m456p789s11sEEE", "changes": 1})
+
+    # 6. Five copies of 5p, read confidently: no valid hand, and the message says why.
+    t = Table()
+    t.run("55555p", p=0.99)
+    t.run("6p123m11sEE")
+    t.space()
+    t.tile("E")
+    write("five_copies", "five copies of 5p read with confidence", t.dets,
+          {"hand": None, "issue_contains": "copies"})
+
+    # 7. Nineteen tiles.
+    t = Table()
+    t.run("123m456p789s123s11s99mEE")
+    t.space()
+    t.tile("E")
+    write("nineteen_tiles", "19 tiles on the table", t.dets, {"hand": None, "issue_contains": "a winning hand has 14"})
+
+    # 8. Photo from across the table: everything turned round.
+    t = Table()
+    t.run("456p789s11sEE")
+    t.space()
+    t.tile("E")
+    t.space(1.2)
+    t.tile("1m", sideways=True)
+    t.run("23m")
+    write("from_across", "the claimed-chow table photographed from across (all tiles upside down)", rotate180(t.dets),
+          {"hand": "[123m,1]456p789s11sEEE", "groups": ["hand", "chow", "winning"]})
+
+    # 9. Melds laid upright to the right, no tile set apart.
+    t = Table()
+    t.run("456p789s11sEEE")
+    t.space(1.2)
+    t.run("123m")
+    write("upright_meld", "a chow laid upright right of the hand; the winning tile not set apart", t.dets,
+          {"hand": "[123m,1]456p789s11sEEE", "assumed_min": 2})
+
+    # 10. Rotated photo: the whole table turned 20 degrees.
+    t = Table()
+    t.run("123m456p789s11sEE")
+    t.space()
+    t.tile("E")
+    a = math.radians(20)
+    rot = []
+    for d in t.dets:
+        c = [[x * math.cos(a) - y * math.sin(a) + 300, x * math.sin(a) + y * math.cos(a)] for x, y in d["corners"]]
+        rot.append({**d, "corners": c})
+    write("rotated", "the concealed table turned 20 degrees", rot, {"hand": "123m456p789s11sEEE", "groups": ["hand", "winning"]})
+    print(f"wrote {len(list(OUT.glob('*.json')))} fixtures to {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,225 @@
+"""Train the tile face classifier (42 classes) and export it to ONNX.
+
+Data: synthetic crops from the face bank (tools/faces.py, tools/synth.py) and the real
+labelled crops of ../shared/data/camerash-dev from the training photos (augmented). The real
+crops of the validation photos are never trained on; accuracy on them is printed per epoch.
+
+    python tools/train_classifier.py [--epochs 12] [--per-class 500] [--seed 1]
+
+Runs on CPU (about 15 minutes on 2 cores with the defaults) or on a GPU when one is present.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from PIL import Image
+
+import faces
+import synth
+
+ROOT = Path(__file__).resolve().parent
+REPO = ROOT.parent
+CAMERASH = faces.SHARED / "camerash-dev"
+# Validation photos: never trained on. Together they hold all 42 faces.
+VAL_PHOTOS = {"photos/9.jpg", "photos/3.png", "photos/6-1.png", "photos/6-2.png", "photos/6-3.png", "photos/6-4.png"}
+
+
+def real_crops() -> list[tuple[str, int, str]]:
+    """(crop path, class, photo) for every labelled real crop."""
+    out = []
+    labels = CAMERASH / "labels.csv"
+    if not labels.exists():
+        print(f"{labels} not found: training on synthetic crops only")
+        return out
+    for row in csv.DictReader(labels.open()):
+        out.append((str(CAMERASH / row["crop"]), faces.CLASSES.index(row["tile"]), row["photo"]))
+    return out
+
+
+def to_array(img: Image.Image) -> np.ndarray:
+    return np.asarray(img.convert("RGB").resize((synth.CROP_W, synth.CROP_H), Image.BILINEAR), dtype=np.uint8)
+
+
+class TileNet(nn.Module):
+    """A small CNN over 64x48 RGB crops: four conv stages, global average pooling, 42 logits."""
+
+    def __init__(self, classes: int = 42, width: int = 24):
+        super().__init__()
+
+        def block(i, o):
+            return nn.Sequential(
+                nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
+                nn.Conv2d(o, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
+            )
+
+        w = width
+        self.features = nn.Sequential(
+            block(3, w), nn.MaxPool2d(2),
+            block(w, 2 * w), nn.MaxPool2d(2),
+            block(2 * w, 4 * w), nn.MaxPool2d(2),
+            block(4 * w, 6 * w),
+        )
+        self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(6 * w, classes))
+
+    def forward(self, x):  # x: N,3,64,48 in 0..1
+        x = self.features(x)
+        x = F.adaptive_avg_pool2d(x, 1).flatten(1)
+        return self.head(x)
+
+
+class Exported(nn.Module):
+    """What ships: uint8-range RGB in, probabilities out."""
+
+    def __init__(self, net: TileNet):
+        super().__init__()
+        self.net = net
+
+    def forward(self, crops):  # N,3,64,48 float 0..255
+        return torch.softmax(self.net(crops / 255.0), dim=1)
+
+
+def build_dataset(per_class: int, seed: int, real_repeats: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = random.Random(seed)
+    bank = faces.load_bank()
+    if not any(bank.values()):
+        faces.build()
+        bank = faces.load_bank()
+    xs, ys = [], []
+    for c, cls in enumerate(faces.CLASSES):
+        pool = bank[cls]
+        if not pool:
+            raise SystemExit(f"no face rendered for {cls}: run tools/faces.py")
+        for _ in range(per_class):
+            xs.append(to_array(synth.crop_from_face(rng.choice(pool), rng)))
+            ys.append(c)
+    n_synth = len(xs)
+    for path, c, photo in real_crops():
+        if photo in VAL_PHOTOS:
+            continue
+        img = Image.open(path).convert("RGB")
+        xs.append(to_array(img))
+        ys.append(c)
+        for _ in range(real_repeats):
+            xs.append(to_array(synth.augment_real(img, rng)))
+            ys.append(c)
+    print(f"training crops: {n_synth} synthetic, {len(xs) - n_synth} real (augmented)")
+    return np.stack(xs), np.array(ys, dtype=np.int64)
+
+
+def validation_set() -> tuple[np.ndarray, np.ndarray, list[str]]:
+    rows = [r for r in real_crops() if r[2] in VAL_PHOTOS]
+    if not rows:
+        return np.zeros((0, synth.CROP_H, synth.CROP_W, 3), np.uint8), np.zeros(0, np.int64), []
+    xs = np.stack([to_array(Image.open(p)) for p, _, _ in rows])
+    return xs, np.array([c for _, c, _ in rows], dtype=np.int64), [p for p, _, _ in rows]
+
+
+def batches(x: np.ndarray, y: np.ndarray, bs: int, shuffle: bool, rng: np.random.Generator):
+    idx = rng.permutation(len(x)) if shuffle else np.arange(len(x))
+    for k in range(0, len(x), bs):
+        j = idx[k : k + bs]
+        xb = torch.from_numpy(x[j]).permute(0, 3, 1, 2).float()
+        yield xb, torch.from_numpy(y[j])
+
+
+def evaluate(net: nn.Module, x: np.ndarray, y: np.ndarray, device) -> tuple[float, np.ndarray]:
+    net.eval()
+    preds = []
+    with torch.no_grad():
+        for xb, _ in batches(x, y, 256, False, np.random.default_rng(0)):
+            preds.append(net(xb.to(device) / 255.0).argmax(1).cpu().numpy())
+    p = np.concatenate(preds) if preds else np.zeros(0, np.int64)
+    return (float((p == y).mean()) if len(y) else float("nan")), p
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--per-class", type=int, default=500)
+    ap.add_argument("--real-repeats", type=int, default=25)
+    ap.add_argument("--width", type=int, default=24)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
+    ap.add_argument("--out", default=str(REPO / "models" / "tile_classifier.onnx"))
+    args = ap.parse_args()
+
+    torch.manual_seed(args.seed)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    t0 = time.time()
+    x, y = build_dataset(args.per_class, args.seed, args.real_repeats)
+    vx, vy, vpaths = validation_set()
+    print(f"data ready in {time.time() - t0:.0f} s: {len(x)} train, {len(vx)} real validation crops")
+
+    net = TileNet(width=args.width).to(device)
+    print(f"parameters: {sum(p.numel() for p in net.parameters())}")
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = args.epochs * ((len(x) + 127) // 128)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    rng = np.random.default_rng(args.seed)
+    best, best_state = -1.0, None
+    for epoch in range(args.epochs):
+        net.train()
+        t = time.time()
+        total, correct, loss_sum = 0, 0, 0.0
+        for xb, yb in batches(x, y, 128, True, rng):
+            xb, yb = xb.to(device) / 255.0, yb.to(device)
+            # Cheap on-the-fly variation: brightness and a one-pixel shift.
+            xb = xb * torch.empty(len(xb), 1, 1, 1, device=device).uniform_(0.8, 1.2)
+            if rng.random() < 0.5:
+                xb = torch.roll(xb, shifts=(int(rng.integers(-2, 3)), int(rng.integers(-2, 3))), dims=(2, 3))
+            out = net(xb.clamp(0, 1))
+            loss = F.cross_entropy(out, yb, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            loss_sum += loss.item() * len(xb)
+            correct += (out.argmax(1) == yb).sum().item()
+            total += len(xb)
+        acc, _ = evaluate(net, vx, vy, device)
+        print(f"epoch {epoch + 1}/{args.epochs}: loss {loss_sum / total:.3f} train acc {correct / total:.3f} real val acc {acc:.3f} ({time.time() - t:.0f} s)", flush=True)
+        if acc >= best:
+            best, best_state = acc, {k: v.detach().clone() for k, v in net.state_dict().items()}
+
+    if best_state is not None:
+        net.load_state_dict(best_state)
+    acc, pred = evaluate(net, vx, vy, device)
+    wrong = [(Path(p).name, faces.CLASSES[t], faces.CLASSES[q]) for p, t, q in zip(vpaths, vy, pred) if t != q]
+    print(f"best real validation accuracy: {acc:.4f} ({len(vy) - len(wrong)}/{len(vy)}); errors: {wrong}")
+
+    net.eval().cpu()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, synth.CROP_H, synth.CROP_W)
+    torch.onnx.export(
+        Exported(net), dummy, str(out), input_names=["crops"], output_names=["probs"],
+        dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False,
+    )
+    meta = {
+        "input": {"name": "crops", "shape": ["n", 3, synth.CROP_H, synth.CROP_W], "range": "RGB 0..255"},
+        "output": {"name": "probs", "shape": ["n", 42]},
+        "classes": faces.CLASSES,
+        "validation_photos": sorted(VAL_PHOTOS),
+        "real_val_accuracy": round(acc, 4),
+        "real_val_crops": int(len(vy)),
+        "epochs": args.epochs,
+        "seed": args.seed,
+    }
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.time() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
