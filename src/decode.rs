@@ -288,15 +288,13 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
         if tries > MAX_TRIES {
             break;
         }
-        if let Some(hand) = build_hand(&units, &node.choice) {
-            if best_reading(&hand, &probe, rules).is_ok() {
-                let key = canonical(&hand);
-                if found_keys.insert(key) {
-                    found.push((node.logp, hand, node.choice.clone()));
-                    if found.len() >= 3 {
-                        break;
-                    }
-                }
+        if let Some(hand) = build_hand(&units, &node.choice)
+            && best_reading(&hand, &probe, rules).is_ok()
+            && found_keys.insert(canonical(&hand))
+        {
+            found.push((node.logp, hand, node.choice.clone()));
+            if found.len() >= 3 {
+                break;
             }
         }
         for k in 0..units.len() {
@@ -367,11 +365,11 @@ fn top_reading(units: &[Unit]) -> Vec<(usize, Tile)> {
 
 /// Says why the most probable reading is not a win.
 fn explain_invalid(units: &[Unit], rules: &RuleSet, out: &mut Decoded) {
-    if let Some(hand) = build_hand(units, &vec![0; units.len()]) {
-        if let Err(e) = best_reading(&hand, &WinContext::default(), rules) {
-            out.issues
-                .push(format!("as read ({}): {e}", notation::format_hand(&hand)));
-        }
+    if let Some(hand) = build_hand(units, &vec![0; units.len()])
+        && let Err(e) = best_reading(&hand, &WinContext::default(), rules)
+    {
+        out.issues
+            .push(format!("as read ({}): {e}", notation::format_hand(&hand)));
     }
 }
 
