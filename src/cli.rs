@@ -29,6 +29,31 @@ enum Command {
     Score(ScoreArgs),
     /// List the tiles a 13-tile hand waits on, with the best score for each.
     Waits(WaitsArgs),
+    /// Read a winning hand from photos, score it and explain the score.
+    Scan(ScanArgs),
+}
+
+#[derive(Args, Debug)]
+struct ScanArgs {
+    /// Images (JPEG, PNG) or folders of images.
+    #[arg(required = true)]
+    paths: Vec<std::path::PathBuf>,
+    #[command(flatten)]
+    when: Circumstances,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// ONNX Runtime library (libonnxruntime.so.1.31.1); found automatically otherwise.
+    #[arg(long)]
+    onnxruntime: Option<std::path::PathBuf>,
+    /// Use this tile finder model instead of the embedded one.
+    #[arg(long)]
+    finder_model: Option<std::path::PathBuf>,
+    /// Use this tile classifier model instead of the embedded one.
+    #[arg(long)]
+    classifier_model: Option<std::path::PathBuf>,
+    /// Threads for the models.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -141,6 +166,8 @@ struct WaitsArgs {
 pub enum CliError {
     /// Bad input: exit code 2.
     Input(String),
+    /// A missing library or model: exit code 3.
+    Setup(String),
     Io(io::Error),
 }
 
@@ -148,6 +175,7 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Input(_) => 2,
+            CliError::Setup(_) => 3,
             CliError::Io(_) => 1,
         }
     }
@@ -159,7 +187,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(s) => f.write_str(s),
+            CliError::Input(s) | CliError::Setup(s) => f.write_str(s),
             CliError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -184,7 +212,85 @@ pub fn run() -> Result<ExitCode, CliError> {
         Command::Score(a) if a.batch => batch(&a),
         Command::Score(a) => score(&a),
         Command::Waits(a) => waits(&a),
+        Command::Scan(a) => scan(&a),
     }
+}
+
+/// Image files under the given paths, folders expanded (sorted), in the order given.
+fn image_files(paths: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut v: Vec<std::path::PathBuf> = std::fs::read_dir(p)
+                .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
+                .unwrap_or_default();
+            v.retain(|f| {
+                f.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                    matches!(e.to_ascii_lowercase().as_str(), "jpg" | "jpeg" | "png")
+                })
+            });
+            v.sort();
+            out.extend(v);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {
+    use suanfan::scan::{Given, scan_file, to_json, to_text};
+    use suanfan::vision::{Recognizer, VisionConfig};
+    let rules = a.when.rules.rule_set();
+    let given = Given {
+        context: a.when.apply(None),
+        flowers_given: a.when.flowers.is_some(),
+        winds_given: a.when.seat.is_some() || a.when.prevalent.is_some(),
+        self_drawn_given: a.when.self_drawn,
+    };
+    let cfg = VisionConfig {
+        onnxruntime: a.onnxruntime.clone(),
+        finder_model: a.finder_model.clone(),
+        classifier_model: a.classifier_model.clone(),
+        threads: a.threads,
+        ..VisionConfig::default()
+    };
+    let files = image_files(&a.paths);
+    if files.is_empty() {
+        return Err(CliError::Input(
+            "no images found (give JPEG or PNG files, or folders holding them)".to_string(),
+        ));
+    }
+    let mut rec = Recognizer::new(cfg).map_err(|e| CliError::Setup(e.to_string()))?;
+    let mut out = io::stdout().lock();
+    let mut failed = 0;
+    for f in &files {
+        match scan_file(&mut rec, f, &given, &rules) {
+            Ok(o) => match a.format {
+                Format::Text => {
+                    out.write_all(to_text(&o).as_bytes())?;
+                    writeln!(out)?;
+                }
+                Format::Json => writeln!(out, "{}", to_json(&o))?,
+            },
+            Err(e) => {
+                failed += 1;
+                match a.format {
+                    Format::Text => eprintln!("suanfan: {e}"),
+                    Format::Json => writeln!(
+                        out,
+                        "{}",
+                        serde_json::json!({"image": f.display().to_string(), "error": e.to_string()})
+                    )?,
+                }
+            }
+        }
+    }
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn score(a: &ScoreArgs) -> Result<ExitCode, CliError> {

@@ -262,6 +262,9 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
         .iter()
         .filter(|u| matches!(u.kind, UnitKind::Standing | UnitKind::Winning))
         .count();
+    if units.is_empty() {
+        return out;
+    }
     if melds > 4 || melds * 3 + standing != 14 {
         out.issues.push(format!(
             "{standing} standing tile(s) (with the winning tile) and {melds} meld(s) count as {}: a winning hand has 14 (each meld counts 3){}",

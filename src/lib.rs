@@ -11,5 +11,9 @@ pub mod explain;
 pub mod json;
 pub mod layout;
 pub mod notation;
+#[cfg(all(feature = "vision", feature = "serde"))]
+pub mod scan;
 pub mod scoring;
 pub mod tile;
+#[cfg(feature = "vision")]
+pub mod vision;

@@ -2,7 +2,12 @@
 //! and `decode`, without ONNX Runtime: every meld situation the rules describe, a misread tile
 //! corrected, and impossible tables.
 
-#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used, clippy::collapsible_if)]
+#![allow(
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::collapsible_if
+)]
 
 use std::path::PathBuf;
 

@@ -74,11 +74,17 @@ def unicode_color() -> int:
         if not path.exists():
             continue
         text = path.read_text()
+        # Face symbols reuse shared glyphs (<use xlink:href="#t_gN">): keep every definition.
+        defs = re.search(r"<defs>(.*)</defs>", text, re.S)
+        all_defs = defs.group(1) if defs else ""
         for m in re.finditer(r'<svg id="(t_[a-z_0-9]+)" viewBox="([^"]+)">(.*?)</svg>', text, re.S):
             sid, vb, body = m.groups()
             if sid not in names:
                 continue
-            svg = f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="{vb}">{body}</svg>'
+            svg = (
+                f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="{vb}">'
+                f'<defs>{all_defs}</defs>{body}</svg>'
+            )
             try:
                 _save(_svg_to_png(svg.encode()), f"unicode-{variant}", names[sid])
                 n += 1

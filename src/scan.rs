@@ -1,0 +1,260 @@
+//! One photo to an explained score: vision → layout → decode → scoring, and its outputs.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use crate::decode::{Decoded, decode};
+use crate::detection::{Detection, Face};
+use crate::layout::{self, GroupKind, TableReading};
+use crate::scoring::{RuleSet, Score, WinContext, score};
+use crate::vision::{Recognizer, VisionError, load_image};
+use crate::{explain, json as sjson, notation};
+
+/// What was seen and concluded for one photo.
+#[derive(Debug)]
+pub struct ScanOutcome {
+    pub image: String,
+    pub detections: Vec<Detection>,
+    pub reading: TableReading,
+    pub decoded: Decoded,
+    pub score: Option<Score>,
+    pub assumed: Vec<String>,
+    pub issues: Vec<String>,
+    /// Milliseconds: image decoding, both models, everything.
+    pub ms_decode: f64,
+    pub ms_model: f64,
+    pub ms_total: f64,
+}
+
+/// Circumstances given on the command line, and which of them were given at all.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Given {
+    pub context: WinContext,
+    pub flowers_given: bool,
+    pub winds_given: bool,
+    pub self_drawn_given: bool,
+}
+
+/// Scans one photo.
+pub fn scan_file(
+    rec: &mut Recognizer,
+    path: &Path,
+    given: &Given,
+    rules: &RuleSet,
+) -> Result<ScanOutcome, VisionError> {
+    let t0 = Instant::now();
+    let img = load_image(path)?;
+    let ms_decode = t0.elapsed().as_secs_f64() * 1e3;
+    let (detections, t) = rec.detect(&img)?;
+    let ms_model = t.finder + t.crops + t.classifier;
+    Ok(finish(
+        path.display().to_string(),
+        detections,
+        given,
+        rules,
+        ms_decode,
+        ms_model,
+        t0,
+    ))
+}
+
+/// Everything after the models: layout, decoding, scoring. Public so that recorded
+/// detections can be scanned without ONNX Runtime.
+pub fn finish(
+    image: String,
+    detections: Vec<Detection>,
+    given: &Given,
+    rules: &RuleSet,
+    ms_decode: f64,
+    ms_model: f64,
+    t0: Instant,
+) -> ScanOutcome {
+    let reading = layout::read(&detections);
+    let decoded = decode(&detections, &reading, rules);
+    let mut assumed = reading.assumed.clone();
+    assumed.extend(decoded.assumed.iter().cloned());
+    let mut issues = reading.issues.clone();
+    issues.extend(decoded.issues.iter().cloned());
+    let mut ctx = given.context;
+    if !given.flowers_given {
+        ctx.flowers = decoded.flowers;
+        if decoded.flowers > 0 {
+            assumed.push(format!(
+                "{} flower(s) counted from the picture",
+                decoded.flowers
+            ));
+        }
+    }
+    if !given.self_drawn_given {
+        assumed.push(
+            "won on a discard: the picture cannot show a self-draw (use --self-drawn)".to_string(),
+        );
+    }
+    if !given.winds_given {
+        assumed.push(format!(
+            "seat wind {} and prevalent wind {} (use --seat and --prevalent)",
+            ctx.seat_wind, ctx.prevalent_wind
+        ));
+    }
+    let score = match &decoded.hand {
+        Some(h) => match score(h, &ctx, rules) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                issues.push(e.to_string());
+                None
+            }
+        },
+        None => None,
+    };
+    ScanOutcome {
+        image,
+        detections,
+        reading,
+        decoded,
+        score,
+        assumed,
+        issues,
+        ms_decode,
+        ms_model,
+        ms_total: t0.elapsed().as_secs_f64() * 1e3,
+    }
+}
+
+fn round(x: f32, k: f32) -> f64 {
+    f64::from((x * k).round() / k)
+}
+
+/// The JSON line of a scan, as other tools read it.
+pub fn to_json(o: &ScanOutcome) -> Value {
+    let read: std::collections::HashMap<usize, crate::tile::Tile> =
+        o.decoded.tiles.iter().copied().collect();
+    let tiles: Vec<Value> = o
+        .detections
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let ranked = d.ranked();
+            let (tile, p) = if d.face_down {
+                match read.get(&i) {
+                    Some(t) => (format!("back:{t}"), 1.0),
+                    None => ("back".to_string(), 1.0),
+                }
+            } else if let Some(t) = read.get(&i) {
+                (t.to_string(), d.p_tile(*t))
+            } else {
+                ranked.first().map_or(("?".to_string(), 0.0), |(f, p)| (f.to_string(), *p))
+            };
+            let alternatives: Vec<Value> = ranked.iter().filter(|(f, _)| f.to_string() != tile).take(3).map(|(f, p)| json!([f.to_string(), round(*p, 1e4)])).collect();
+            json!({
+                "tile": if d.face_down { "back".to_string() } else { tile },
+                "p": round(p, 1e4),
+                "alternatives": alternatives,
+                "corners": d.corners.iter().map(|c| json!([round(c[0], 10.0), round(c[1], 10.0)])).collect::<Vec<_>>(),
+                "orientation": d.orientation.as_str(),
+                "face_down": d.face_down,
+            })
+        })
+        .collect();
+    let groups: Vec<Value> = o
+        .reading
+        .groups
+        .iter()
+        .map(|g| {
+            let mut v = json!({"type": g.kind.name(), "tiles": g.tiles});
+            match g.kind {
+                GroupKind::Pung { from } | GroupKind::Kong { from } => {
+                    v["from"] = json!(from.as_str())
+                }
+                GroupKind::Chow { claimed } => v["claimed"] = json!(claimed),
+                _ => {}
+            }
+            v
+        })
+        .collect();
+    json!({
+        "image": o.image,
+        "tiles": tiles,
+        "groups": groups,
+        "hand": o.decoded.hand.as_ref().map(notation::format_hand),
+        "corrected": o.decoded.changes.iter().map(|c| json!({"tile": c.det, "read": c.read.to_string(), "p_read": round(c.p_read, 1e4), "top": c.top.to_string(), "p_top": round(c.p_top, 1e4)})).collect::<Vec<_>>(),
+        "runner_ups": o.decoded.runner_ups.iter().map(|r| json!({"hand": r.notation, "relative_likelihood": round(r.relative, 1e4)})).collect::<Vec<_>>(),
+        "score": o.score.as_ref().map(sjson::score_json),
+        "assumed": o.assumed,
+        "issues": o.issues,
+        "ms": {"decode": round(o.ms_decode as f32, 10.0), "model": round(o.ms_model as f32, 10.0), "total": round(o.ms_total as f32, 10.0)},
+    })
+}
+
+/// The text a player reads.
+pub fn to_text(o: &ScanOutcome) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "Photo    {}", o.image);
+    let up = o.detections.iter().filter(|d| !d.face_down).count();
+    let _ = writeln!(
+        s,
+        "Found    {} tile(s), {} face down, in {:.0} ms (decode {:.0}, models {:.0})",
+        o.detections.len(),
+        o.detections.len() - up,
+        o.ms_total,
+        o.ms_decode,
+        o.ms_model
+    );
+    let seen: Vec<String> = o
+        .reading
+        .groups
+        .iter()
+        .map(|g| {
+            let faces: String = g
+                .tiles
+                .iter()
+                .map(|&i| {
+                    let d = &o.detections[i];
+                    match (d.face_down, d.top()) {
+                        (true, _) => '🀫',
+                        (false, Some((Face::Tile(t), _))) => t.unicode(),
+                        (false, Some((Face::Bonus(b), _))) => b.unicode(),
+                        _ => '?',
+                    }
+                })
+                .collect();
+            format!("{} {faces}", g.kind.name())
+        })
+        .collect();
+    let _ = writeln!(s, "Read     {}", seen.join(" · "));
+    for c in &o.decoded.changes {
+        let _ = writeln!(
+            s,
+            "Doubtful tile {}: the model says {} ({:.0}%), the hand needs {} ({:.0}%)",
+            c.det + 1,
+            c.top,
+            c.p_top * 100.0,
+            c.read,
+            c.p_read * 100.0
+        );
+    }
+    for a in &o.assumed {
+        let _ = writeln!(s, "Assumed  {a}");
+    }
+    for i in &o.issues {
+        let _ = writeln!(s, "Issue    {i}");
+    }
+    for r in &o.decoded.runner_ups {
+        let _ = writeln!(
+            s,
+            "Also possible: {} ({:.1}% as likely)",
+            r.notation,
+            r.relative * 100.0
+        );
+    }
+    let _ = writeln!(s);
+    match &o.score {
+        Some(sc) => s.push_str(&explain::score_text(sc)),
+        None => {
+            let _ = writeln!(s, "No valid winning hand could be read from this photo.");
+        }
+    }
+    s
+}

@@ -1,0 +1,482 @@
+//! Tiles in a photo: the two ONNX models of `models/` run with ONNX Runtime.
+//!
+//! 1. `tile_finder.onnx` looks at the photo letterboxed to 320×320 and gives, on a grid of
+//!    stride 4, a centre heat map for face-up and face-down tiles, box sizes, centre offsets
+//!    and the orientation of each face. Peaks become boxes in source pixels; the letterbox
+//!    never leaves this module.
+//! 2. `tile_classifier.onnx` reads each face-up tile, cut from the full-resolution photo and
+//!    turned upright (64×48), and gives probabilities over the 42 faces. Each crop is also
+//!    read turned round; the more confident reading wins, which corrects up/down confusions.
+//!
+//! ONNX Runtime is loaded at run time from `libonnxruntime.so` (the PyPI wheel
+//! `onnxruntime==1.31.1`): from `--onnxruntime`, `ORT_DYLIB_PATH`, the folder `install-onnxruntime`
+//! fills, or the Python environment.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use image::{DynamicImage, ImageDecoder, ImageReader, RgbImage, imageops};
+use ndarray::Array4;
+use ort::session::Session;
+use ort::value::TensorRef;
+
+use crate::detection::{CLASS_COUNT, Detection, Orientation};
+
+/// The models, embedded so that `suanfan scan` works from any folder.
+const FINDER: &[u8] = include_bytes!("../models/tile_finder.onnx");
+const CLASSIFIER: &[u8] = include_bytes!("../models/tile_classifier.onnx");
+
+const SIZE: usize = 320;
+const STRIDE: f32 = 4.0;
+const GRID: usize = SIZE / 4;
+const CROP_H: usize = 64;
+const CROP_W: usize = 48;
+/// Photos larger than this many pixels are refused (memory stays bounded).
+pub const MAX_PIXELS: u64 = 80_000_000;
+/// The ONNX Runtime library the project is built and tested with.
+pub const ORT_LIBRARY: &str = "libonnxruntime.so.1.31.1";
+
+/// Why recognition could not run.
+#[derive(Debug)]
+pub enum VisionError {
+    /// ONNX Runtime's library was not found or could not be loaded.
+    Runtime(String),
+    /// A model could not be loaded or run.
+    Model(String),
+    /// The file is not an image we can read.
+    Image { path: PathBuf, message: String },
+}
+
+impl fmt::Display for VisionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VisionError::Runtime(m) => write!(f, "ONNX Runtime: {m}"),
+            VisionError::Model(m) => write!(f, "model: {m}"),
+            VisionError::Image { path, message } => write!(f, "{}: {message}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for VisionError {}
+
+fn install_hint() -> String {
+    format!(
+        "install it with `tools/install-onnxruntime.sh` (puts {ORT_LIBRARY} from the PyPI wheel onnxruntime==1.31.1 in ~/.local/share/suanfan), \
+         or `pip install onnxruntime==1.31.1`, or pass --onnxruntime PATH, or set ORT_DYLIB_PATH"
+    )
+}
+
+/// Where to look for ONNX Runtime, in order.
+pub fn find_onnxruntime(explicit: Option<&Path>) -> Result<PathBuf, VisionError> {
+    if let Some(p) = explicit {
+        return if p.is_file() {
+            Ok(p.to_path_buf())
+        } else {
+            Err(VisionError::Runtime(format!(
+                "{} does not exist; {}",
+                p.display(),
+                install_hint()
+            )))
+        };
+    }
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(p) = std::env::var_os("ORT_DYLIB_PATH") {
+        candidates.push(PathBuf::from(p));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(dir) = exe.parent() {
+            candidates.push(dir.join(ORT_LIBRARY));
+            candidates.push(dir.join("lib").join(ORT_LIBRARY));
+        }
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        candidates.push(
+            PathBuf::from(home)
+                .join(".local/share/suanfan")
+                .join(ORT_LIBRARY),
+        );
+    }
+    if let Some(p) = candidates.iter().find(|p| p.is_file()) {
+        return Ok(p.clone());
+    }
+    // The Python environment, last (it costs a process start).
+    for python in ["python3", "python"] {
+        if let Ok(out) = std::process::Command::new(python)
+            .args([
+                "-c",
+                "import onnxruntime, os; print(os.path.dirname(onnxruntime.__file__))",
+            ])
+            .output()
+        {
+            if out.status.success() {
+                let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("capi");
+                let p = dir.join(ORT_LIBRARY);
+                if p.is_file() {
+                    return Ok(p);
+                }
+            }
+        }
+    }
+    Err(VisionError::Runtime(format!(
+        "{ORT_LIBRARY} not found; {}",
+        install_hint()
+    )))
+}
+
+/// Settings for recognition.
+#[derive(Clone, Debug)]
+pub struct VisionConfig {
+    pub onnxruntime: Option<PathBuf>,
+    /// Replace the embedded models.
+    pub finder_model: Option<PathBuf>,
+    pub classifier_model: Option<PathBuf>,
+    pub threads: usize,
+    /// Heat-map peaks below this are not tiles.
+    pub min_score: f32,
+}
+
+impl Default for VisionConfig {
+    fn default() -> Self {
+        VisionConfig {
+            onnxruntime: None,
+            finder_model: None,
+            classifier_model: None,
+            threads: 2,
+            min_score: 0.3,
+        }
+    }
+}
+
+/// Time spent in each step, in milliseconds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timings {
+    pub finder: f64,
+    pub crops: f64,
+    pub classifier: f64,
+}
+
+/// The loaded models.
+pub struct Recognizer {
+    finder: Session,
+    classifier: Session,
+    cfg: VisionConfig,
+    input: Array4<f32>,
+}
+
+impl fmt::Debug for Recognizer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Recognizer")
+            .field("cfg", &self.cfg)
+            .finish()
+    }
+}
+
+fn model_err(e: impl fmt::Display) -> VisionError {
+    VisionError::Model(e.to_string())
+}
+
+impl Recognizer {
+    /// Loads ONNX Runtime and both models, and warms them up once.
+    pub fn new(cfg: VisionConfig) -> Result<Recognizer, VisionError> {
+        let lib = find_onnxruntime(cfg.onnxruntime.as_deref())?;
+        let env = ort::init_from(&lib)
+            .map_err(|e| {
+                VisionError::Runtime(format!(
+                    "cannot load {}: {e}; {}",
+                    lib.display(),
+                    install_hint()
+                ))
+            })?
+            .with_name("suanfan")
+            .build()
+            .map_err(|e| {
+                VisionError::Runtime(format!(
+                    "cannot start ONNX Runtime from {}: {e}",
+                    lib.display()
+                ))
+            })?;
+        let load =
+            |bytes: &[u8], path: &Option<PathBuf>, what: &str| -> Result<Session, VisionError> {
+                let owned;
+                let data = match path {
+                    Some(p) => {
+                        owned = std::fs::read(p)
+                            .map_err(|e| VisionError::Model(format!("{}: {e}", p.display())))?;
+                        &owned[..]
+                    }
+                    None => bytes,
+                };
+                Session::builder(&env)
+                    .map_err(model_err)?
+                    .with_intra_threads(cfg.threads.max(1))
+                    .map_err(|e| model_err(e.to_string()))?
+                    .commit_from_memory(data)
+                    .map_err(|e| VisionError::Model(format!("{what}: {e}")))
+            };
+        let finder = load(FINDER, &cfg.finder_model, "tile finder")?;
+        let classifier = load(CLASSIFIER, &cfg.classifier_model, "tile classifier")?;
+        let mut r = Recognizer {
+            finder,
+            classifier,
+            cfg,
+            input: Array4::zeros((1, 3, SIZE, SIZE)),
+        };
+        // Warm up: the first run allocates.
+        let blank = RgbImage::from_pixel(64, 64, image::Rgb([120, 120, 120]));
+        r.detect(&blank)?;
+        Ok(r)
+    }
+
+    /// Finds and reads every tile of a photo.
+    pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
+        let mut t = Timings::default();
+        let t0 = Instant::now();
+        let (w, h) = img.dimensions();
+        if w == 0 || h == 0 {
+            return Ok((Vec::new(), t));
+        }
+        // Letterbox: scale the long side to SIZE, grey padding.
+        let s = SIZE as f32 / w.max(h) as f32;
+        let (nw, nh) = (
+            ((w as f32 * s).round() as u32).clamp(1, SIZE as u32),
+            ((h as f32 * s).round() as u32).clamp(1, SIZE as u32),
+        );
+        let small = if w.max(h) > 2 * SIZE as u32 {
+            // A fast box filter first, then a smooth one: 12 MP photos stay quick.
+            let mid = imageops::thumbnail(img, nw * 2, nh * 2);
+            imageops::resize(&mid, nw, nh, imageops::FilterType::Triangle)
+        } else {
+            imageops::resize(img, nw, nh, imageops::FilterType::Triangle)
+        };
+        let (px, py) = ((SIZE as u32 - nw) / 2, (SIZE as u32 - nh) / 2);
+        self.input.fill(114.0);
+        for (x, y, p) in small.enumerate_pixels() {
+            for c in 0..3 {
+                self.input[[0, c, (y + py) as usize, (x + px) as usize]] = f32::from(p[c]);
+            }
+        }
+        let outputs = self
+            .finder
+            .run(ort::inputs![
+                TensorRef::from_array_view(&self.input).map_err(model_err)?
+            ])
+            .map_err(model_err)?;
+        let heat = outputs["heat"]
+            .try_extract_array::<f32>()
+            .map_err(model_err)?
+            .to_owned();
+        let boxes = outputs["box"]
+            .try_extract_array::<f32>()
+            .map_err(model_err)?
+            .to_owned();
+        let orient = outputs["orient"]
+            .try_extract_array::<f32>()
+            .map_err(model_err)?
+            .to_owned();
+        drop(outputs);
+        t.finder = t0.elapsed().as_secs_f64() * 1e3;
+
+        let mut found: Vec<(Detection, [f32; 4])> = Vec::new();
+        for ch in 0..2 {
+            for gy in 0..GRID {
+                for gx in 0..GRID {
+                    let v = heat[[0, ch, gy, gx]];
+                    if v < self.cfg.min_score {
+                        continue;
+                    }
+                    let mut peak = true;
+                    for dy in -1i32..=1 {
+                        for dx in -1i32..=1 {
+                            let (yy, xx) = (gy as i32 + dy, gx as i32 + dx);
+                            if (dx, dy) != (0, 0)
+                                && yy >= 0
+                                && xx >= 0
+                                && (yy as usize) < GRID
+                                && (xx as usize) < GRID
+                                && heat[[0, ch, yy as usize, xx as usize]] > v
+                            {
+                                peak = false;
+                            }
+                        }
+                    }
+                    if !peak {
+                        continue;
+                    }
+                    let bw = boxes[[0, 0, gy, gx]].exp() * STRIDE;
+                    let bh = boxes[[0, 1, gy, gx]].exp() * STRIDE;
+                    let cx = (gx as f32 + boxes[[0, 2, gy, gx]]) * STRIDE;
+                    let cy = (gy as f32 + boxes[[0, 3, gy, gx]]) * STRIDE;
+                    // Back to source pixels.
+                    let to_src = |x: f32, y: f32| {
+                        [
+                            ((x - px as f32) / s).clamp(0.0, w as f32),
+                            ((y - py as f32) / s).clamp(0.0, h as f32),
+                        ]
+                    };
+                    let a = to_src(cx - bw / 2.0, cy - bh / 2.0);
+                    let b = to_src(cx + bw / 2.0, cy + bh / 2.0);
+                    if b[0] - a[0] < 2.0 || b[1] - a[1] < 2.0 {
+                        continue;
+                    }
+                    let q = (0..4)
+                        .max_by(|&i, &j| orient[[0, i, gy, gx]].total_cmp(&orient[[0, j, gy, gx]]))
+                        .unwrap_or(0);
+                    let orientation = [
+                        Orientation::Up,
+                        Orientation::Right,
+                        Orientation::Down,
+                        Orientation::Left,
+                    ][q];
+                    let bounds = [a[0], a[1], b[0], b[1]];
+                    let det = Detection {
+                        corners: corners_for(bounds, orientation),
+                        score: v,
+                        face_down: ch == 1,
+                        orientation,
+                        probs: Vec::new(),
+                    };
+                    found.push((det, bounds));
+                }
+            }
+        }
+        // Overlapping boxes (a tile seen as both face up and face down): keep the stronger.
+        found.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+        let mut kept: Vec<(Detection, [f32; 4])> = Vec::new();
+        for (d, b) in found {
+            if kept.iter().all(|(_, k)| iou(&b, k) < 0.5) {
+                kept.push((d, b));
+            }
+        }
+
+        // Crops of the face-up tiles, upright, and the same turned round.
+        let t1 = Instant::now();
+        let up: Vec<usize> = (0..kept.len()).filter(|&i| !kept[i].0.face_down).collect();
+        let mut crops = Array4::<f32>::zeros((2 * up.len(), 3, CROP_H, CROP_W));
+        for (k, &i) in up.iter().enumerate() {
+            let (d, b) = &kept[i];
+            let (x0, y0) = (b[0].floor().max(0.0) as u32, b[1].floor().max(0.0) as u32);
+            let cw = ((b[2] - b[0]).ceil() as u32).clamp(1, w - x0.min(w - 1));
+            let ch = ((b[3] - b[1]).ceil() as u32).clamp(1, h - y0.min(h - 1));
+            let view = imageops::crop_imm(img, x0.min(w - 1), y0.min(h - 1), cw, ch).to_image();
+            let upright = match d.orientation {
+                Orientation::Up => view,
+                Orientation::Right => imageops::rotate270(&view),
+                Orientation::Down => imageops::rotate180(&view),
+                Orientation::Left => imageops::rotate90(&view),
+            };
+            let small = imageops::resize(
+                &upright,
+                CROP_W as u32,
+                CROP_H as u32,
+                imageops::FilterType::Triangle,
+            );
+            for (x, y, p) in small.enumerate_pixels() {
+                for c in 0..3 {
+                    let v = f32::from(p[c]);
+                    crops[[2 * k, c, y as usize, x as usize]] = v;
+                    crops[[
+                        2 * k + 1,
+                        c,
+                        CROP_H - 1 - y as usize,
+                        CROP_W - 1 - x as usize,
+                    ]] = v;
+                }
+            }
+        }
+        t.crops = t1.elapsed().as_secs_f64() * 1e3;
+        let t2 = Instant::now();
+        if !up.is_empty() {
+            let outputs = self
+                .classifier
+                .run(ort::inputs![
+                    TensorRef::from_array_view(&crops).map_err(model_err)?
+                ])
+                .map_err(model_err)?;
+            let probs = outputs["probs"]
+                .try_extract_array::<f32>()
+                .map_err(model_err)?;
+            for (k, &i) in up.iter().enumerate() {
+                let a: Vec<f32> = (0..CLASS_COUNT).map(|c| probs[[2 * k, c]]).collect();
+                let b: Vec<f32> = (0..CLASS_COUNT).map(|c| probs[[2 * k + 1, c]]).collect();
+                let max = |v: &[f32]| v.iter().copied().fold(0.0f32, f32::max);
+                let bounds = kept[i].1;
+                let d = &mut kept[i].0;
+                if max(&b) > max(&a) + 0.15 {
+                    // The face reads better turned round: the finder had its top and bottom swapped.
+                    d.orientation = match d.orientation {
+                        Orientation::Up => Orientation::Down,
+                        Orientation::Down => Orientation::Up,
+                        Orientation::Left => Orientation::Right,
+                        Orientation::Right => Orientation::Left,
+                    };
+                    d.corners = corners_for(bounds, d.orientation);
+                    d.probs = b;
+                } else {
+                    d.probs = a;
+                }
+            }
+        }
+        t.classifier = t2.elapsed().as_secs_f64() * 1e3;
+        Ok((kept.into_iter().map(|(d, _)| d).collect(), t))
+    }
+}
+
+/// The corners of a box, clockwise from the face's top left.
+fn corners_for(b: [f32; 4], o: Orientation) -> [[f32; 2]; 4] {
+    let tl = [b[0], b[1]];
+    let tr = [b[2], b[1]];
+    let br = [b[2], b[3]];
+    let bl = [b[0], b[3]];
+    match o {
+        Orientation::Up => [tl, tr, br, bl],
+        Orientation::Right => [tr, br, bl, tl],
+        Orientation::Down => [br, bl, tl, tr],
+        Orientation::Left => [bl, tl, tr, br],
+    }
+}
+
+fn iou(a: &[f32; 4], b: &[f32; 4]) -> f32 {
+    let ix = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
+    let iy = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
+    let inter = ix * iy;
+    let union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter;
+    if union > 0.0 { inter / union } else { 0.0 }
+}
+
+/// Reads a photo (JPEG or PNG), honouring the EXIF orientation. Refuses images over
+/// `MAX_PIXELS` before decoding them.
+pub fn load_image(path: &Path) -> Result<RgbImage, VisionError> {
+    let err = |message: String| VisionError::Image {
+        path: path.to_path_buf(),
+        message,
+    };
+    let reader = ImageReader::open(path)
+        .map_err(|e| err(format!("cannot open: {e}")))?
+        .with_guessed_format()
+        .map_err(|e| err(format!("cannot read: {e}")))?;
+    if reader.format().is_none() {
+        return Err(err("not a JPEG or PNG image".to_string()));
+    }
+    let (w, h) = reader
+        .into_dimensions()
+        .map_err(|e| err(format!("not a readable image: {e}")))?;
+    if u64::from(w) * u64::from(h) > MAX_PIXELS {
+        return Err(err(format!(
+            "{w}×{h} is over {} megapixels: scale it down first",
+            MAX_PIXELS / 1_000_000
+        )));
+    }
+    let mut decoder = ImageReader::open(path)
+        .and_then(|r| r.with_guessed_format())
+        .map_err(|e| err(format!("cannot read: {e}")))?
+        .into_decoder()
+        .map_err(|e| err(format!("not a readable image: {e}")))?;
+    let orientation = decoder
+        .orientation()
+        .unwrap_or(image::metadata::Orientation::NoTransforms);
+    let mut img = DynamicImage::from_decoder(decoder)
+        .map_err(|e| err(format!("corrupt or truncated image: {e}")))?;
+    img.apply_orientation(orientation);
+    Ok(img.to_rgb8())
+}

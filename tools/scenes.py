@@ -1,0 +1,260 @@
+"""Synthetic table scenes for the tile localiser, reproducible from a seed.
+
+A scene is a square image with tiles laid as players and sellers lay them:
+- a hand: the standing row (tiles touching), melds to its right or in front with the claimed
+  tile sideways, concealed kongs with two backs, the winning tile set apart, bonus tiles aside;
+- a tight grid of a whole set, as in shop photos;
+- scattered tiles, some sideways or face down;
+on cloth, wood, felt, glass or plain tables, under a camera from top-down to oblique, with
+blur, noise and JPEG. Labels: each tile's four corners (clockwise from the face's top left),
+face-down flag, and orientation (0 up, 1 right, 2 down, 3 left: where the face's top points).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter
+
+import faces
+import synth
+
+BACK_COLORS = [(30, 120, 70), (30, 80, 160), (220, 170, 40), (170, 40, 40), (240, 240, 235), (60, 60, 60), (120, 60, 160)]
+
+
+def background(size: int, rng: random.Random) -> Image.Image:
+    kind = rng.random()
+    base = np.zeros((size, size, 3), np.float32)
+    if kind < 0.3:  # felt / cloth
+        c = rng.choice([(20, 110, 60), (20, 60, 120), (90, 30, 40), (40, 40, 45), (130, 120, 100)])
+        base[:] = c
+        base += np.random.default_rng(rng.randint(0, 2**31)).normal(0, 8, base.shape)
+    elif kind < 0.55:  # wood: stripes
+        c = np.array(rng.choice([(150, 100, 60), (110, 70, 40), (190, 150, 100)]), np.float32)
+        y = np.linspace(0, rng.uniform(10, 40), size)[:, None]
+        stripes = (np.sin(y + np.random.default_rng(rng.randint(0, 2**31)).normal(0, 0.3, (size, size))) * 18)[..., None]
+        base[:] = c + stripes
+    elif kind < 0.8:  # plain table, white or grey
+        v = rng.randint(170, 250)
+        base[:] = (v, v, v - rng.randint(0, 15))
+    else:  # glass / dark
+        v = rng.randint(20, 90)
+        base[:] = (v, v, v + rng.randint(0, 20))
+    # Uneven light.
+    g = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(0.9, 1.2), size)
+    base *= g[:, None, None] if rng.random() < 0.5 else g[None, :, None]
+    return Image.fromarray(np.clip(base, 0, 255).astype(np.uint8))
+
+
+def tile_sprite(face: Image.Image | None, tw: int, th: int, rng: random.Random, back: tuple, down: bool):
+    """An upright tile seen from above and a little in front: face (or back) plus thickness."""
+    depth = max(1, int(th * rng.uniform(0.06, 0.2)))
+    img = Image.new("RGBA", (tw, th + depth), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    r = max(1, tw // 8)
+    # Thickness: the coloured back layer and the ivory layer below the face.
+    d.rounded_rectangle([0, depth, tw - 1, th + depth - 1], radius=r, fill=back + (255,))
+    if down:
+        d.rounded_rectangle([0, 0, tw - 1, th - 1], radius=r, fill=synth._jitter_color(back, rng, 15) + (255,))
+        # A little texture and gloss on the back.
+        d.line([(tw * 0.2, th * 0.15), (tw * 0.8, th * 0.15)], fill=(255, 255, 255, 60), width=max(1, tw // 12))
+    else:
+        ivory = synth._jitter_color(rng.choice(synth.BODY_COLORS), rng, 10)
+        d.rounded_rectangle([0, depth // 2, tw - 1, th + depth // 2 - 1], radius=r, fill=tuple(int(v * 0.85) for v in ivory) + (255,))
+        d.rounded_rectangle([0, 0, tw - 1, th - 1], radius=r, fill=ivory + (255,))
+        if face is not None:
+            fh = int(th * rng.uniform(0.7, 0.86))
+            fw = min(int(face.width * fh / face.height), int(tw * 0.9))
+            fh = min(fh, int(face.height * fw / max(1, face.width)))
+            f = face.resize((max(1, fw), max(1, fh)), Image.BILINEAR)
+            img.alpha_composite(f, ((tw - fw) // 2, (th - fh) // 2))
+    return img, depth
+
+
+class Scene:
+    def __init__(self, size: int, rng: random.Random, bank):
+        self.size, self.rng, self.bank = size, rng, bank
+        self.img = background(size, rng).convert("RGBA")
+        self.tiles = []  # dicts: corners, face_down, orientation, cls
+        self.back = rng.choice(BACK_COLORS)
+        self.occupied = []
+
+    def face(self):
+        cls = self.rng.randrange(42)
+        pool = self.bank[faces.CLASSES[cls]]
+        return cls, self.rng.choice(pool)
+
+    def place(self, x, y, tw, th, orientation=0, down=False, cls=None):
+        """Place a tile whose face box (before rotation) has top-left x, y; orientation in quarters."""
+        if cls is None:
+            cls, face = self.face()
+        else:
+            face = self.rng.choice(self.bank[faces.CLASSES[cls]])
+        sprite, depth = tile_sprite(None if down else face, tw, th, self.rng, self.back, down)
+        # Rotate the sprite by quarters; the thickness ends up on the right side of the turn.
+        sprite = sprite.rotate(-90 * orientation, expand=True)
+        w, h = (tw, th) if orientation % 2 == 0 else (th, tw)
+        if x + sprite.width > self.size or y + sprite.height > self.size or x < 0 or y < 0:
+            return 0
+        # Shadow.
+        sh = Image.new("RGBA", sprite.size, (0, 0, 0, 0))
+        sh.putalpha(sprite.getchannel("A").point(lambda a: a // 3))
+        self.img.alpha_composite(sh.filter(ImageFilter.GaussianBlur(2)), (int(x + 2), int(y + 2)))
+        self.img.alpha_composite(sprite, (int(x), int(y)))
+        # Face box corners in image space, clockwise from the face's top-left.
+        if orientation == 2:
+            fx, fy = x, y + sprite.height - h
+        elif orientation == 1:
+            fx, fy = x + sprite.width - w, y
+        else:
+            fx, fy = x, y
+        box = [(fx, fy), (fx + w, fy), (fx + w, fy + h), (fx, fy + h)]
+        k = orientation % 4
+        corners = box[(4 - k) % 4:] + box[: (4 - k) % 4] if k else box
+        self.tiles.append({"corners": corners, "face_down": down, "orientation": orientation, "cls": -1 if down else cls})
+        return sprite.width
+
+    # Layouts -----------------------------------------------------------------------------------
+
+    def hand(self):
+        rng = self.rng
+        th = rng.randint(22, 60)
+        tw = int(th * rng.uniform(0.68, 0.8))
+        gap = rng.choice([0, 0, 1, 2])
+        n = rng.choice([13, 13, 10, 7, 4, 1])
+        x = rng.randint(4, max(5, self.size - (n + 6) * (tw + gap) - 4))
+        y = rng.randint(4, max(5, self.size - 3 * th - 4))
+        for _ in range(n):
+            self.place(x, y, tw, th)
+            x += tw + gap
+        x += int(tw * rng.uniform(0.4, 1.0))
+        self.place(x, y, tw, th)  # winning tile apart
+        x += tw + int(tw * rng.uniform(0.5, 1.2))
+        # Melds: to the right, or in a row in front.
+        melds = rng.randint(0, 3)
+        mx, my = (x, y) if rng.random() < 0.5 else (rng.randint(4, self.size // 3), y + th + rng.randint(6, th))
+        for _ in range(melds):
+            kind = rng.random()
+            if kind < 0.2:  # concealed kong: two down, two up
+                cls, _ = self.face()
+                for k, down in enumerate([True, False, False, True]):
+                    self.place(mx, my, tw, th, 0, down, cls)
+                    mx += tw + gap
+            else:
+                size = 4 if kind > 0.85 else 3
+                side = rng.randrange(size)
+                for k in range(size):
+                    if k == side:
+                        self.place(mx, my + (th - tw), tw, th, rng.choice([1, 3]))
+                        mx += th + gap
+                    else:
+                        self.place(mx, my, tw, th)
+                        mx += tw + gap
+            mx += int(tw * rng.uniform(0.3, 0.8))
+        # Bonus tiles aside.
+        if rng.random() < 0.4:
+            bx, by = rng.randint(4, self.size // 2), min(self.size - th - 4, y + 2 * th + rng.randint(8, 30))
+            for _ in range(rng.randint(1, 4)):
+                self.place(bx, by, tw, th, 0, False, rng.randrange(34, 42))
+                bx += tw + gap
+
+    def grid(self):
+        rng = self.rng
+        th = rng.randint(20, 50)
+        tw = int(th * rng.uniform(0.7, 0.82))
+        gap = rng.choice([0, 1, 2, 3])
+        cols = rng.randint(3, max(3, (self.size - 10) // (tw + gap)))
+        rows = rng.randint(1, max(1, (self.size - 10) // (th + gap + th // 6)))
+        x0, y0 = rng.randint(2, 20), rng.randint(2, 20)
+        for r in range(rows):
+            for c in range(cols):
+                self.place(x0 + c * (tw + gap), y0 + r * (th + gap + th // 8), tw, th)
+
+    def scatter(self):
+        rng = self.rng
+        th = rng.randint(20, 60)
+        tw = int(th * rng.uniform(0.7, 0.8))
+        for _ in range(rng.randint(3, 20)):
+            o = rng.choice([0, 0, 0, 1, 2, 3])
+            for _try in range(10):
+                x, y = rng.randint(0, self.size - th), rng.randint(0, self.size - th)
+                box = (x - 3, y - 3, x + th + 3, y + th + 3)
+                if not any(_overlap(box, t["corners"]) for t in self.tiles):
+                    self.place(x, y, tw, th, o, rng.random() < 0.15)
+                    break
+
+    # Camera ------------------------------------------------------------------------------------
+
+    def finish(self):
+        rng = self.rng
+        img = self.img.convert("RGB")
+        S = self.size
+        # Camera: a rotation and a perspective squeeze of the far side, applied to the labels too.
+        ang = math.radians(rng.uniform(-12, 12)) if rng.random() < 0.6 else 0.0
+        squeeze = rng.uniform(0, 0.18) if rng.random() < 0.5 else 0.0
+        src = [(0, 0), (S, 0), (S, S), (0, S)]
+        c = S / 2
+        def fwd(p):
+            x, y = p[0] - c, p[1] - c
+            x, y = x * math.cos(ang) - y * math.sin(ang), x * math.sin(ang) + y * math.cos(ang)
+            # Far side (top) narrower.
+            t = (y + c) / S
+            x *= 1 - squeeze * (1 - t)
+            return (x + c, y + c)
+        dst = [fwd(p) for p in src]
+        coeffs = _perspective_coeffs(dst, src)
+        img = img.transform((S, S), Image.PERSPECTIVE, coeffs, resample=Image.BILINEAR, fillcolor=tuple(np.asarray(img)[0, 0].tolist()))
+        for t in self.tiles:
+            t["corners"] = [list(map(float, fwd(p))) for p in t["corners"]]
+        img = synth.photo_effects(img, rng)
+        return img, self.tiles
+
+
+def _overlap(box, corners) -> bool:
+    xs = [p[0] for p in corners]
+    ys = [p[1] for p in corners]
+    return not (box[2] <= min(xs) or box[0] >= max(xs) or box[3] <= min(ys) or box[1] >= max(ys))
+
+
+def _perspective_coeffs(pa, pb):
+    """PIL perspective coefficients mapping output points pa to input points pb."""
+    m = []
+    for (x, y), (u, v) in zip(pa, pb):
+        m.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        m.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+    a = np.array(m, dtype=np.float64)
+    b = np.array([c for p in pb for c in p], dtype=np.float64)
+    return np.linalg.solve(a, b).tolist()
+
+
+def make_scene(seed: int, size: int, bank) -> tuple[Image.Image, list[dict]]:
+    rng = random.Random(seed)
+    s = Scene(size, rng, bank)
+    r = rng.random()
+    if r < 0.5:
+        s.hand()
+        if rng.random() < 0.3:
+            s.scatter()
+    elif r < 0.8:
+        s.grid()
+    else:
+        s.scatter()
+    return s.finish()
+
+
+if __name__ == "__main__":
+    import sys
+
+    bank = faces.load_bank()
+    for k in range(int(sys.argv[1]) if len(sys.argv) > 1 else 4):
+        img, tiles = make_scene(k, 384, bank)
+        d = ImageDraw.Draw(img)
+        for t in tiles:
+            col = (255, 0, 0) if t["face_down"] else [(0, 255, 0), (0, 0, 255), (255, 0, 255), (255, 255, 0)][t["orientation"]]
+            d.polygon([tuple(p) for p in t["corners"]], outline=col)
+            d.ellipse([t["corners"][0][0] - 2, t["corners"][0][1] - 2, t["corners"][0][0] + 2, t["corners"][0][1] + 2], fill=col)
+        img.save(f"/tmp/view/scene{k}.png")
+        print(k, len(tiles))
