@@ -54,6 +54,10 @@ struct ScanArgs {
     /// Threads for the models.
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// Write the photo with every tile outlined and labelled and the fan table beside it
+    /// (PNG). With several photos, each gets OUT-<photo name>.png.
+    #[arg(long, value_name = "OUT.png")]
+    annotate: Option<std::path::PathBuf>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -262,17 +266,39 @@ fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {
         ));
     }
     let mut rec = Recognizer::new(cfg).map_err(|e| CliError::Setup(e.to_string()))?;
+    let fonts = a
+        .annotate
+        .as_ref()
+        .map(|_| suanfan::annotate::Fonts::load());
     let mut out = io::stdout().lock();
     let mut failed = 0;
     for f in &files {
         match scan_file(&mut rec, f, &given, &rules) {
-            Ok(o) => match a.format {
-                Format::Text => {
-                    out.write_all(to_text(&o).as_bytes())?;
-                    writeln!(out)?;
+            Ok((o, photo)) => {
+                if let (Some(target), Some(fonts)) = (&a.annotate, &fonts) {
+                    let target = if files.len() == 1 {
+                        target.clone()
+                    } else {
+                        let stem = target
+                            .file_stem()
+                            .and_then(|s| s.to_str())
+                            .unwrap_or("annotated");
+                        let name = f.file_stem().and_then(|s| s.to_str()).unwrap_or("photo");
+                        target.with_file_name(format!("{stem}-{name}.png"))
+                    };
+                    if let Err(e) = suanfan::annotate::write(&photo, &o, fonts, &target) {
+                        eprintln!("suanfan: cannot write the annotated photo {e}");
+                        failed += 1;
+                    }
                 }
-                Format::Json => writeln!(out, "{}", to_json(&o))?,
-            },
+                match a.format {
+                    Format::Text => {
+                        out.write_all(to_text(&o).as_bytes())?;
+                        writeln!(out)?;
+                    }
+                    Format::Json => writeln!(out, "{}", to_json(&o))?,
+                }
+            }
             Err(e) => {
                 failed += 1;
                 match a.format {

@@ -4,6 +4,8 @@
 //! `scoring` (the pure scoring engine), `explain` (text for players), and `json` (the corpus
 //! JSON form, behind the `serde` feature).
 
+#[cfg(all(feature = "vision", feature = "serde"))]
+pub mod annotate;
 pub mod decode;
 pub mod detection;
 pub mod explain;

@@ -38,19 +38,19 @@ pub struct Given {
     pub self_drawn_given: bool,
 }
 
-/// Scans one photo.
+/// Scans one photo; the decoded photo comes back too (for `--annotate`).
 pub fn scan_file(
     rec: &mut Recognizer,
     path: &Path,
     given: &Given,
     rules: &RuleSet,
-) -> Result<ScanOutcome, VisionError> {
+) -> Result<(ScanOutcome, image::RgbImage), VisionError> {
     let t0 = Instant::now();
     let img = load_image(path)?;
     let ms_decode = t0.elapsed().as_secs_f64() * 1e3;
     let (detections, t) = rec.detect(&img)?;
     let ms_model = t.finder + t.crops + t.classifier;
-    Ok(finish(
+    let o = finish(
         path.display().to_string(),
         detections,
         given,
@@ -58,7 +58,8 @@ pub fn scan_file(
         ms_decode,
         ms_model,
         t0,
-    ))
+    );
+    Ok((o, img))
 }
 
 /// Everything after the models: layout, decoding, scoring. Public so that recorded

@@ -1,0 +1,303 @@
+//! The annotated photo: every tile outlined and labelled, groups in colours, doubtful tiles
+//! marked, and the fan table drawn beside the picture.
+//!
+//! Text uses a font found on the system at run time: a CJK font when there is one (Chinese fan
+//! names), else DejaVu Sans (English names), else none (outlines only, said on stderr).
+
+use std::path::Path;
+
+use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
+use image::{Rgb, RgbImage, imageops};
+
+use crate::detection::Face;
+use crate::layout::GroupKind;
+use crate::scan::ScanOutcome;
+
+const CJK_FONTS: &[&str] = &[
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    "/usr/share/fonts/truetype/arphic/uming.ttc",
+];
+const LATIN_FONTS: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+];
+
+/// A font and whether it has Chinese.
+#[allow(missing_debug_implementations)]
+pub struct Fonts {
+    font: Option<FontVec>,
+    cjk: bool,
+}
+
+impl Fonts {
+    pub fn load() -> Fonts {
+        let load = |p: &str| {
+            std::fs::read(p)
+                .ok()
+                .and_then(|b| FontVec::try_from_vec(b).ok())
+        };
+        if let Some(f) = CJK_FONTS.iter().find_map(|p| load(p)) {
+            return Fonts {
+                font: Some(f),
+                cjk: true,
+            };
+        }
+        Fonts {
+            font: LATIN_FONTS.iter().find_map(|p| load(p)),
+            cjk: false,
+        }
+    }
+}
+
+const WHITE: Rgb<u8> = Rgb([255, 255, 255]);
+const INK: Rgb<u8> = Rgb([30, 30, 30]);
+
+fn colour(kind: GroupKind) -> Rgb<u8> {
+    match kind {
+        GroupKind::Hand => Rgb([40, 200, 80]),
+        GroupKind::Winning => Rgb([255, 150, 0]),
+        GroupKind::Chow { .. } | GroupKind::Pung { .. } | GroupKind::Kong { .. } => {
+            Rgb([40, 120, 255])
+        }
+        GroupKind::ConcealedKong => Rgb([0, 200, 220]),
+        GroupKind::Bonus => Rgb([190, 80, 220]),
+        GroupKind::Stray => Rgb([128, 128, 128]),
+    }
+}
+
+fn put(img: &mut RgbImage, x: i64, y: i64, c: Rgb<u8>) {
+    if x >= 0 && y >= 0 && (x as u32) < img.width() && (y as u32) < img.height() {
+        img.put_pixel(x as u32, y as u32, c);
+    }
+}
+
+fn line(img: &mut RgbImage, a: [f32; 2], b: [f32; 2], c: Rgb<u8>, width: i64) {
+    let n = ((b[0] - a[0]).abs().max((b[1] - a[1]).abs()).ceil() as i64).max(1);
+    for i in 0..=n {
+        let t = i as f32 / n as f32;
+        let (x, y) = (
+            (a[0] + (b[0] - a[0]) * t) as i64,
+            (a[1] + (b[1] - a[1]) * t) as i64,
+        );
+        for dx in -(width / 2)..=(width / 2) {
+            for dy in -(width / 2)..=(width / 2) {
+                put(img, x + dx, y + dy, c);
+            }
+        }
+    }
+}
+
+fn fill(img: &mut RgbImage, x0: i64, y0: i64, x1: i64, y1: i64, c: Rgb<u8>) {
+    for y in y0.max(0)..y1.min(i64::from(img.height())) {
+        for x in x0.max(0)..x1.min(i64::from(img.width())) {
+            img.put_pixel(x as u32, y as u32, c);
+        }
+    }
+}
+
+/// Draws text with its top-left at (x, y); returns the width drawn.
+fn text(img: &mut RgbImage, fonts: &Fonts, s: &str, x: f32, y: f32, size: f32, c: Rgb<u8>) -> f32 {
+    let Some(font) = &fonts.font else { return 0.0 };
+    let scaled = font.as_scaled(PxScale::from(size));
+    let mut caret = x;
+    for ch in s.chars() {
+        let id = scaled.glyph_id(ch);
+        let glyph =
+            id.with_scale_and_position(PxScale::from(size), point(caret, y + scaled.ascent()));
+        caret += scaled.h_advance(id);
+        if let Some(outlined) = font.outline_glyph(glyph) {
+            let bb = outlined.px_bounds();
+            outlined.draw(|gx, gy, cov| {
+                let (px, py) = (
+                    bb.min.x as i64 + i64::from(gx),
+                    bb.min.y as i64 + i64::from(gy),
+                );
+                if px >= 0
+                    && py >= 0
+                    && (px as u32) < img.width()
+                    && (py as u32) < img.height()
+                    && cov > 0.0
+                {
+                    let p = img.get_pixel_mut(px as u32, py as u32);
+                    for k in 0..3 {
+                        p[k] = (f32::from(p[k]) * (1.0 - cov) + f32::from(c[k]) * cov) as u8;
+                    }
+                }
+            });
+        }
+    }
+    caret - x
+}
+
+/// Writes the annotated photo.
+pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Result<(), String> {
+    let (w, h) = photo.dimensions();
+    let scale = (1600.0 / w.max(1) as f32).min(1.0);
+    let (pw, ph) = (
+        ((w as f32 * scale) as u32).max(1),
+        ((h as f32 * scale) as u32).max(1),
+    );
+    let pic = imageops::resize(photo, pw, ph, imageops::FilterType::Triangle);
+    let panel = 560;
+    let height = ph.max(700);
+    let mut img = RgbImage::from_pixel(pw + panel, height, WHITE);
+    imageops::replace(&mut img, &pic, 0, 0);
+
+    let read: std::collections::HashMap<usize, crate::tile::Tile> =
+        o.decoded.tiles.iter().copied().collect();
+    let doubtful: std::collections::HashSet<usize> =
+        o.decoded.changes.iter().map(|c| c.det).collect();
+    let mut kind_of = vec![GroupKind::Stray; o.detections.len()];
+    for g in &o.reading.groups {
+        for &i in &g.tiles {
+            if i < kind_of.len() {
+                kind_of[i] = g.kind;
+            }
+        }
+    }
+    let size = (ph as f32 / 40.0).clamp(12.0, 28.0);
+    for (i, d) in o.detections.iter().enumerate() {
+        let c: Vec<[f32; 2]> = d
+            .corners
+            .iter()
+            .map(|p| [p[0] * scale, p[1] * scale])
+            .collect();
+        let col = if doubtful.contains(&i) {
+            Rgb([230, 30, 30])
+        } else {
+            colour(kind_of[i])
+        };
+        for k in 0..4 {
+            line(
+                &mut img,
+                c[k],
+                c[(k + 1) % 4],
+                col,
+                if doubtful.contains(&i) { 4 } else { 2 },
+            );
+        }
+        let label = if d.face_down {
+            read.get(&i)
+                .map_or("back".to_string(), |t| format!("({t})"))
+        } else {
+            match (read.get(&i), d.top()) {
+                (Some(t), _) => t.to_string(),
+                (None, Some((Face::Tile(t), _))) => t.to_string(),
+                (None, Some((Face::Bonus(b), _))) => b.to_string(),
+                _ => "?".to_string(),
+            }
+        };
+        let label = if doubtful.contains(&i) {
+            format!("{label}?")
+        } else {
+            label
+        };
+        let top = c.iter().map(|p| p[1]).fold(f32::MAX, f32::min);
+        let left = c.iter().map(|p| p[0]).fold(f32::MAX, f32::min);
+        let ty = (top - size - 2.0).max(0.0);
+        fill(
+            &mut img,
+            left as i64,
+            ty as i64,
+            (left + size * 0.62 * label.len() as f32 + 4.0) as i64,
+            (ty + size + 2.0) as i64,
+            col,
+        );
+        text(&mut img, fonts, &label, left + 2.0, ty, size, WHITE);
+    }
+
+    // The panel: the hand, the fans, assumptions and issues.
+    let x = pw as f32 + 16.0;
+    let mut y = 16.0f32;
+    let say = |img: &mut RgbImage, y: &mut f32, s: &str, size: f32, c: Rgb<u8>| {
+        text(img, fonts, s, x, *y, size, c);
+        *y += size * 1.35;
+    };
+    let rules = o.score.as_ref().map_or("", |s| s.rules.preset.name());
+    say(&mut img, &mut y, &format!("suanfan {rules}"), 26.0, INK);
+    match (&o.decoded.hand, &o.score) {
+        (Some(hand), Some(s)) => {
+            say(
+                &mut img,
+                &mut y,
+                &crate::notation::format_hand(hand),
+                20.0,
+                INK,
+            );
+            y += 6.0;
+            for e in &s.fans {
+                let name = if fonts.cjk {
+                    format!("{} {}", e.fan.zh(), e.fan.en())
+                } else {
+                    e.fan.en().to_string()
+                };
+                let count = if e.count > 1 {
+                    format!(" x{}", e.count)
+                } else {
+                    String::new()
+                };
+                say(
+                    &mut img,
+                    &mut y,
+                    &format!("{:>3}  {name}{count}", e.total()),
+                    18.0,
+                    INK,
+                );
+            }
+            say(
+                &mut img,
+                &mut y,
+                &format!("{:>3}  total", s.total),
+                22.0,
+                Rgb([0, 90, 200]),
+            );
+            if !s.meets_minimum {
+                say(
+                    &mut img,
+                    &mut y,
+                    &format!("below the {} point minimum: false win", s.minimum),
+                    18.0,
+                    Rgb([200, 30, 30]),
+                );
+            }
+        }
+        _ => say(
+            &mut img,
+            &mut y,
+            "no valid winning hand read",
+            20.0,
+            Rgb([200, 30, 30]),
+        ),
+    }
+    y += 8.0;
+    for c in &o.decoded.changes {
+        say(
+            &mut img,
+            &mut y,
+            &format!(
+                "doubtful: model {} {:.0}%, read {} {:.0}%",
+                c.top,
+                c.p_top * 100.0,
+                c.read,
+                c.p_read * 100.0
+            ),
+            15.0,
+            Rgb([200, 30, 30]),
+        );
+    }
+    for a in o.assumed.iter().chain(&o.issues) {
+        let mut line_s = String::new();
+        for word in a.split(' ') {
+            if line_s.len() + word.len() > 60 {
+                say(&mut img, &mut y, &line_s, 14.0, Rgb([90, 90, 90]));
+                line_s.clear();
+            }
+            line_s.push_str(word);
+            line_s.push(' ');
+        }
+        say(&mut img, &mut y, &line_s, 14.0, Rgb([90, 90, 90]));
+    }
+    img.save(out).map_err(|e| format!("{}: {e}", out.display()))
+}

@@ -1,0 +1,176 @@
+//! `suanfan scan` on photos: the project's own samples (datasets/samples) must read right, and
+//! bad images must give a clear message. Needs ONNX Runtime (tools/install-onnxruntime.sh);
+//! without it these tests say so and skip.
+
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn runtime() -> bool {
+    match suanfan::vision::find_onnxruntime(None) {
+        Ok(_) => true,
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            false
+        }
+    }
+}
+
+fn scan(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .arg("scan")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn canonical(text: &str) -> String {
+    let h = suanfan::notation::parse(text).unwrap().hand;
+    let mut m: Vec<String> = h.melds.iter().map(suanfan::notation::format_meld).collect();
+    m.sort();
+    let mut c = h.concealed.clone();
+    c.sort();
+    format!(
+        "{}{} win {}",
+        m.concat(),
+        suanfan::notation::format_tiles(&c),
+        h.win_tile
+    )
+}
+
+#[test]
+fn sample_photos_are_read_and_scored() {
+    if !runtime() {
+        return;
+    }
+    let dir = repo().join("datasets/samples");
+    let out = scan(&[dir.to_str().unwrap(), "--format", "json"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut seen = 0;
+    for line in stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let image = v["image"].as_str().unwrap();
+        let expected: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(Path::new(image).with_extension("json")).unwrap(),
+        )
+        .unwrap();
+        let want = expected["hand"].as_str().unwrap();
+        let got = v["hand"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{image}: no hand read; issues {}", v["issues"]));
+        assert_eq!(
+            canonical(got),
+            canonical(want),
+            "{image}: read {got}, shows {want}"
+        );
+        assert!(v["score"]["total"].as_u64().is_some());
+        for key in ["tiles", "groups", "assumed", "issues", "ms"] {
+            assert!(!v[key].is_null(), "{key} missing");
+        }
+        let t = &v["tiles"][0];
+        for key in [
+            "tile",
+            "p",
+            "alternatives",
+            "corners",
+            "orientation",
+            "face_down",
+        ] {
+            assert!(!t[key].is_null(), "tiles[].{key} missing");
+        }
+        seen += 1;
+    }
+    assert!(seen >= 2, "{seen} samples scanned");
+}
+
+#[test]
+fn bad_images_give_a_message_and_the_run_goes_on() {
+    if !runtime() {
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("suanfan-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let corrupt = tmp.join("corrupt.jpg");
+    std::fs::write(&corrupt, b"not a jpeg at all").unwrap();
+    let truncated = tmp.join("truncated.jpg");
+    let sample = std::fs::read(repo().join("datasets/samples/hand-melds.jpg")).unwrap();
+    std::fs::write(&truncated, &sample[..sample.len() / 3]).unwrap();
+    let tiny = tmp.join("tiny.png");
+    image::RgbImage::from_pixel(1, 1, image::Rgb([200, 200, 200]))
+        .save(&tiny)
+        .unwrap();
+    let blank = tmp.join("blank.png");
+    image::RgbImage::from_pixel(640, 480, image::Rgb([30, 90, 50]))
+        .save(&blank)
+        .unwrap();
+    let missing = tmp.join("missing.jpg");
+    let args: Vec<&str> = [&corrupt, &truncated, &tiny, &blank, &missing]
+        .iter()
+        .map(|p| p.to_str().unwrap())
+        .collect();
+    let mut all = args.clone();
+    all.extend(["--format", "json"]);
+    let out = scan(&all);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a failed image makes the exit code 1"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    assert!(
+        lines[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("corrupt.jpg")),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[4]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("cannot open")),
+        "{}",
+        lines[4]
+    );
+    // A 1×1 image and a photo with no tiles are read, and say that no hand is there.
+    for l in &lines[2..4] {
+        assert!(l["error"].is_null(), "{l}");
+        assert!(l["hand"].is_null());
+        assert!(l["issues"].as_array().is_some_and(|a| !a.is_empty()));
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+#[test]
+fn a_missing_library_is_named_with_the_fix() {
+    let out = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .args([
+            "scan",
+            "datasets/samples",
+            "--onnxruntime",
+            "/nonexistent/libonnxruntime.so",
+        ])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("install-onnxruntime") && err.lines().count() == 1,
+        "{err}"
+    );
+}
