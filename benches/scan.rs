@@ -1,0 +1,50 @@
+//! Speed of `scan` on a 12-megapixel JPEG and on a 1280×960 frame, split per stage:
+//! `cargo bench --bench scan`. Needs ONNX Runtime (tools/install-onnxruntime.sh); skips without.
+
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use suanfan::scan::{Given, scan_file};
+use suanfan::scoring::RuleSet;
+use suanfan::vision::{Recognizer, VisionConfig};
+
+fn main() {
+    let mut rec = match Recognizer::new(VisionConfig::default()) {
+        Ok(r) => r,
+        Err(e) => {
+            println!("skipped: {e}");
+            return;
+        }
+    };
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("datasets/samples/hand-melds.jpg");
+    let src = image::open(&sample).unwrap().to_rgb8();
+    let tmp = std::env::temp_dir();
+    let rules = RuleSet::default();
+    for (name, w, h) in [("12 MP JPEG (4000×3000)", 4000u32, 3000u32), ("1280×960 frame (JPEG)", 1280, 960)] {
+        let img = image::imageops::resize(&src, w, h, image::imageops::FilterType::Triangle);
+        let path = tmp.join(format!("suanfan-bench-{w}x{h}.jpg"));
+        img.save(&path).unwrap();
+        let runs = 10;
+        let (mut dec, mut model, mut rest, mut total) = (0.0, 0.0, 0.0, 0.0);
+        for _ in 0..runs {
+            let t = Instant::now();
+            let (o, _) = scan_file(&mut rec, &path, &Given::default(), &rules).unwrap();
+            let all = t.elapsed().as_secs_f64() * 1e3;
+            dec += o.ms_decode;
+            model += o.ms_model;
+            rest += all - o.ms_decode - o.ms_model;
+            total += all;
+        }
+        let n = f64::from(runs);
+        println!(
+            "{name:<24} total {:>6.1} ms = image decode {:>6.1} + models {:>5.1} + layout/decode/score {:>4.1}  (mean of {runs})",
+            total / n,
+            dec / n,
+            model / n,
+            rest / n
+        );
+        let _ = std::fs::remove_file(&path);
+    }
+}
