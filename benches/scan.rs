@@ -22,7 +22,10 @@ fn main() {
     let src = image::open(&sample).unwrap().to_rgb8();
     let tmp = std::env::temp_dir();
     let rules = RuleSet::default();
-    for (name, w, h) in [("12 MP JPEG (4000×3000)", 4000u32, 3000u32), ("1280×960 frame (JPEG)", 1280, 960)] {
+    for (name, w, h) in [
+        ("12 MP JPEG (4000×3000)", 4000u32, 3000u32),
+        ("1280×960 frame (JPEG)", 1280, 960),
+    ] {
         let img = image::imageops::resize(&src, w, h, image::imageops::FilterType::Triangle);
         let path = tmp.join(format!("suanfan-bench-{w}x{h}.jpg"));
         img.save(&path).unwrap();

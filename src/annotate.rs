@@ -134,7 +134,9 @@ fn text(img: &mut RgbImage, fonts: &Fonts, s: &str, x: f32, y: f32, size: f32, c
 /// Writes the annotated photo.
 pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Result<(), String> {
     let (w, h) = photo.dimensions();
-    let scale = (1600.0 / w.max(1) as f32).min(1.0);
+    let shown = (1600.0 / w.max(1) as f32).min(1.0);
+    // Detections are in source pixels; the photo may have been decoded smaller.
+    let scale = shown / o.scale.max(1e-3);
     let (pw, ph) = (
         ((w as f32 * scale) as u32).max(1),
         ((h as f32 * scale) as u32).max(1),

@@ -18,8 +18,8 @@ use crate::tile::Tile;
 
 /// Candidates kept per unit.
 const PER_UNIT: usize = 5;
-/// Combinations tried at most.
-const MAX_TRIES: usize = 60_000;
+/// Combinations tried at most (each one is a scoring-engine call, about a microsecond).
+const MAX_TRIES: usize = 20_000;
 /// Probability floor, so that an unlikely face costs a lot but not infinitely.
 const FLOOR: f32 = 1e-6;
 /// A face the model gives less than this is no evidence: it is not tried as a correction.
@@ -170,10 +170,15 @@ fn meld_candidates(dets: &[Detection], idx: &[usize], kind: GroupKind) -> Vec<Ca
     v
 }
 
+/// A combination: candidate index per unit, 3 bits each (≤ 5 candidates, ≤ 21 units).
 #[derive(PartialEq)]
 struct Node {
     logp: f32,
-    choice: Vec<u8>,
+    choice: u64,
+}
+
+fn pick(choice: u64, k: usize) -> usize {
+    ((choice >> (3 * k)) & 7) as usize
 }
 impl Eq for Node {}
 impl PartialOrd for Node {
@@ -189,12 +194,12 @@ impl Ord for Node {
     }
 }
 
-fn build_hand(units: &[Unit], choice: &[u8]) -> Option<Hand> {
+fn build_hand(units: &[Unit], choice: u64) -> Option<Hand> {
     let mut melds = Vec::new();
     let mut concealed = Vec::new();
     let mut win = None;
-    for (u, &c) in units.iter().zip(choice) {
-        let cand = &u.cands[usize::from(c)];
+    for (k, u) in units.iter().enumerate() {
+        let cand = &u.cands[pick(choice, k)];
         match u.kind {
             UnitKind::Standing => concealed.push(cand.tiles[0]),
             UnitKind::Winning => win = Some(cand.tiles[0]),
@@ -275,14 +280,19 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
         return out;
     }
 
+    // Three bits per unit: at most 7 candidates each, at most 21 units (the count check above
+    // allows 14).
+    for u in &mut units {
+        u.cands.truncate(7);
+    }
     let top_logp: f32 = units.iter().map(|u| u.cands[0].logp).sum();
     let start = Node {
         logp: top_logp,
-        choice: vec![0; units.len()],
+        choice: 0,
     };
     let mut heap = BinaryHeap::from([start]);
-    let mut seen: HashSet<Vec<u8>> = HashSet::new();
-    let mut found: Vec<(f32, Hand, Vec<u8>)> = Vec::new();
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut found: Vec<(f32, Hand, u64)> = Vec::new();
     let mut found_keys: HashSet<String> = HashSet::new();
     let probe = WinContext::default();
     let mut tries = 0;
@@ -291,22 +301,21 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
         if tries > MAX_TRIES {
             break;
         }
-        if let Some(hand) = build_hand(&units, &node.choice)
+        if let Some(hand) = build_hand(&units, node.choice)
             && best_reading(&hand, &probe, rules).is_ok()
             && found_keys.insert(canonical(&hand))
         {
-            found.push((node.logp, hand, node.choice.clone()));
+            found.push((node.logp, hand, node.choice));
             if found.len() >= 3 {
                 break;
             }
         }
         for k in 0..units.len() {
-            let c = usize::from(node.choice[k]);
+            let c = pick(node.choice, k);
             if c + 1 < units[k].cands.len() {
-                let mut next = node.choice.clone();
-                next[k] += 1;
+                let next = node.choice + (1 << (3 * k));
                 let logp = node.logp - units[k].cands[c].logp + units[k].cands[c + 1].logp;
-                if logp >= top_logp - MAX_DROP && seen.insert(next.clone()) {
+                if logp >= top_logp - MAX_DROP && seen.insert(next) {
                     heap.push(Node { logp, choice: next });
                 }
             }
@@ -327,8 +336,8 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
         explain_invalid(&units, rules, &mut out);
         return out;
     };
-    for (u, &c) in units.iter().zip(&choice) {
-        let cand = &u.cands[usize::from(c)];
+    for (k, u) in units.iter().enumerate() {
+        let cand = &u.cands[pick(choice, k)];
         for (&i, &t) in u.dets.iter().zip(&cand.tiles) {
             out.tiles.push((i, t));
             let d = &dets[i];
@@ -368,7 +377,7 @@ fn top_reading(units: &[Unit]) -> Vec<(usize, Tile)> {
 
 /// Says why the most probable reading is not a win.
 fn explain_invalid(units: &[Unit], rules: &RuleSet, out: &mut Decoded) {
-    if let Some(hand) = build_hand(units, &vec![0; units.len()])
+    if let Some(hand) = build_hand(units, 0)
         && let Err(e) = best_reading(&hand, &WinContext::default(), rules)
     {
         out.issues

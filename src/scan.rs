@@ -10,7 +10,7 @@ use crate::decode::{Decoded, decode};
 use crate::detection::{Detection, Face};
 use crate::layout::{self, GroupKind, TableReading};
 use crate::scoring::{RuleSet, Score, WinContext, score};
-use crate::vision::{Recognizer, VisionError, load_image};
+use crate::vision::{Recognizer, VisionError, load_photo};
 use crate::{explain, json as sjson, notation};
 
 /// What was seen and concluded for one photo.
@@ -25,6 +25,8 @@ pub struct ScanOutcome {
     pub issues: Vec<String>,
     /// Milliseconds: image decoding, both models, everything.
     pub ms_decode: f64,
+    /// Source pixels per pixel of the decoded image (1, or 2 and 4 for large JPEGs).
+    pub scale: f32,
     pub ms_model: f64,
     pub ms_total: f64,
 }
@@ -46,11 +48,19 @@ pub fn scan_file(
     rules: &RuleSet,
 ) -> Result<(ScanOutcome, image::RgbImage), VisionError> {
     let t0 = Instant::now();
-    let img = load_image(path)?;
+    let photo = load_photo(path)?;
     let ms_decode = t0.elapsed().as_secs_f64() * 1e3;
-    let (detections, t) = rec.detect(&img)?;
+    let (mut detections, t) = rec.detect(&photo.image)?;
+    // Back to the photo's own pixels when it was decoded at a reduced scale.
+    for d in &mut detections {
+        for c in &mut d.corners {
+            c[0] *= photo.scale;
+            c[1] *= photo.scale;
+        }
+    }
+    let img = photo.image;
     let ms_model = t.finder + t.crops + t.classifier;
-    let o = finish(
+    let mut o = finish(
         path.display().to_string(),
         detections,
         given,
@@ -59,6 +69,7 @@ pub fn scan_file(
         ms_model,
         t0,
     );
+    o.scale = photo.scale;
     Ok((o, img))
 }
 
@@ -119,6 +130,7 @@ pub fn finish(
         assumed,
         issues,
         ms_decode,
+        scale: 1.0,
         ms_model,
         ms_total: t0.elapsed().as_secs_f64() * 1e3,
     }

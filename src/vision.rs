@@ -444,9 +444,19 @@ fn iou(a: &[f32; 4], b: &[f32; 4]) -> f32 {
     if union > 0.0 { inter / union } else { 0.0 }
 }
 
+/// A decoded photo, possibly at a reduced scale: source pixel = image pixel × `scale`.
+#[derive(Debug)]
+pub struct Photo {
+    pub image: RgbImage,
+    pub scale: f32,
+    /// Width and height of the photo as stored (after EXIF orientation).
+    pub source_size: (u32, u32),
+}
+
 /// Reads a photo (JPEG or PNG), honouring the EXIF orientation. Refuses images over
-/// `MAX_PIXELS` before decoding them.
-pub fn load_image(path: &Path) -> Result<RgbImage, VisionError> {
+/// `MAX_PIXELS` before decoding them. Large JPEGs are decoded at 1/2 or 1/4 scale (tiles stay
+/// far above the 64 px the classifier reads); coordinates are given back in source pixels.
+pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     let err = |message: String| VisionError::Image {
         path: path.to_path_buf(),
         message,
@@ -455,7 +465,8 @@ pub fn load_image(path: &Path) -> Result<RgbImage, VisionError> {
         .map_err(|e| err(format!("cannot open: {e}")))?
         .with_guessed_format()
         .map_err(|e| err(format!("cannot read: {e}")))?;
-    if reader.format().is_none() {
+    let format = reader.format();
+    if format.is_none() {
         return Err(err("not a JPEG or PNG image".to_string()));
     }
     let (w, h) = reader
@@ -475,8 +486,65 @@ pub fn load_image(path: &Path) -> Result<RgbImage, VisionError> {
     let orientation = decoder
         .orientation()
         .unwrap_or(image::metadata::Orientation::NoTransforms);
-    let mut img = DynamicImage::from_decoder(decoder)
-        .map_err(|e| err(format!("corrupt or truncated image: {e}")))?;
+    let pixels = u64::from(w) * u64::from(h);
+    let k: u32 = if pixels > 20_000_000 {
+        4
+    } else if pixels > 5_000_000 {
+        2
+    } else {
+        1
+    };
+    let mut img = if format == Some(image::ImageFormat::Jpeg) && k > 1 {
+        drop(decoder);
+        let file = std::fs::File::open(path).map_err(|e| err(format!("cannot open: {e}")))?;
+        let mut jd = jpeg_decoder::Decoder::new(std::io::BufReader::new(file));
+        jd.read_info()
+            .map_err(|e| err(format!("corrupt JPEG: {e}")))?;
+        let req = |v: u32| u16::try_from(v.div_ceil(k)).unwrap_or(u16::MAX);
+        let (sw, sh) = jd
+            .scale(req(w), req(h))
+            .map_err(|e| err(format!("corrupt JPEG: {e}")))?;
+        let data = jd
+            .decode()
+            .map_err(|e| err(format!("corrupt or truncated image: {e}")))?;
+        let info = jd.info().ok_or_else(|| err("corrupt JPEG".to_string()))?;
+        let (sw, sh) = (u32::from(sw), u32::from(sh));
+        let rgb: Vec<u8> = match info.pixel_format {
+            jpeg_decoder::PixelFormat::RGB24 => data,
+            jpeg_decoder::PixelFormat::L8 => data.iter().flat_map(|&v| [v, v, v]).collect(),
+            jpeg_decoder::PixelFormat::L16 => {
+                data.chunks(2).flat_map(|c| [c[0], c[0], c[0]]).collect()
+            }
+            jpeg_decoder::PixelFormat::CMYK32 => data
+                .chunks(4)
+                .flat_map(|c| {
+                    let kk = 255 - u16::from(c[3]);
+                    [c[0], c[1], c[2]].map(|v| ((255 - u16::from(v)) * kk / 255) as u8)
+                })
+                .collect(),
+        };
+        let buf = RgbImage::from_raw(sw, sh, rgb)
+            .ok_or_else(|| err("corrupt JPEG: pixel count".to_string()))?;
+        DynamicImage::ImageRgb8(buf)
+    } else {
+        DynamicImage::from_decoder(decoder)
+            .map_err(|e| err(format!("corrupt or truncated image: {e}")))?
+    };
+    let scale = w as f32 / img.width().max(1) as f32;
     img.apply_orientation(orientation);
-    Ok(img.to_rgb8())
+    let rgb = img.to_rgb8();
+    let source_size = (
+        (rgb.width() as f32 * scale).round() as u32,
+        (rgb.height() as f32 * scale).round() as u32,
+    );
+    Ok(Photo {
+        image: rgb,
+        scale,
+        source_size,
+    })
+}
+
+/// Reads a photo at full resolution (see `load_photo`).
+pub fn load_image(path: &Path) -> Result<RgbImage, VisionError> {
+    load_photo(path).map(|p| p.image)
 }
