@@ -310,11 +310,11 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
                 break;
             }
         }
-        for k in 0..units.len() {
+        for (k, unit) in units.iter().enumerate() {
             let c = pick(node.choice, k);
-            if c + 1 < units[k].cands.len() {
+            if c + 1 < unit.cands.len() {
                 let next = node.choice + (1 << (3 * k));
-                let logp = node.logp - units[k].cands[c].logp + units[k].cands[c + 1].logp;
+                let logp = node.logp - unit.cands[c].logp + unit.cands[c + 1].logp;
                 if logp >= top_logp - MAX_DROP && seen.insert(next) {
                     heap.push(Node { logp, choice: next });
                 }
