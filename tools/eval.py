@@ -14,17 +14,15 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import math
 from pathlib import Path
 
+import faces
 import numpy as np
 import onnxruntime as ort
-from PIL import Image
-
-import faces
 import scenes
 import train_classifier as tc
 import train_detector as td
+from PIL import Image
 
 REPO = Path(__file__).resolve().parent.parent
 PHOTOS = faces.SHARED / "camerash-dev" / "photos"

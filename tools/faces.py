@@ -12,7 +12,6 @@ Output: tools/.cache/faces/<style>/<class>.png, RGBA, about 150 px tall, face on
 from __future__ import annotations
 
 import gzip
-import math
 import random
 import re
 import subprocess

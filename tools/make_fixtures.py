@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures"

@@ -12,15 +12,13 @@ face-down flag, and orientation (0 up, 1 right, 2 down, 3 left: where the face's
 
 from __future__ import annotations
 
-import io
 import math
 import random
 
-import numpy as np
-from PIL import Image, ImageDraw, ImageFilter
-
 import faces
+import numpy as np
 import synth
+from PIL import Image, ImageDraw, ImageFilter
 
 BACK_COLORS = [(30, 120, 70), (30, 80, 160), (220, 170, 40), (170, 40, 40), (240, 240, 235), (60, 60, 60), (120, 60, 160)]
 

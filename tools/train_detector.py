@@ -19,13 +19,12 @@ import math
 import time
 from pathlib import Path
 
+import faces
 import numpy as np
+import scenes
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-
-import faces
-import scenes
 
 ROOT = Path(__file__).resolve().parent
 REPO = ROOT.parent
