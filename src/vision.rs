@@ -148,6 +148,13 @@ impl Default for VisionConfig {
     }
 }
 
+/// A reading less confident than this is tried again with the crop turned round.
+const UNSURE: f32 = 0.6;
+
+fn max(v: &[f32]) -> f32 {
+    v.iter().copied().fold(0.0f32, f32::max)
+}
+
 /// Time spent in each step, in milliseconds.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timings {
@@ -349,16 +356,17 @@ impl Recognizer {
             }
         }
 
-        // Crops of the face-up tiles, upright, and the same turned round.
+        // Crops of the face-up tiles, upright.
         let t1 = Instant::now();
         let up: Vec<usize> = (0..kept.len()).filter(|&i| !kept[i].0.face_down).collect();
-        let mut crops = Array4::<f32>::zeros((2 * up.len(), 3, CROP_H, CROP_W));
+        let mut crops = Array4::<f32>::zeros((up.len(), 3, CROP_H, CROP_W));
         for (k, &i) in up.iter().enumerate() {
             let (d, b) = &kept[i];
             let (x0, y0) = (b[0].floor().max(0.0) as u32, b[1].floor().max(0.0) as u32);
-            let cw = ((b[2] - b[0]).ceil() as u32).clamp(1, w - x0.min(w - 1));
-            let ch = ((b[3] - b[1]).ceil() as u32).clamp(1, h - y0.min(h - 1));
-            let view = imageops::crop_imm(img, x0.min(w - 1), y0.min(h - 1), cw, ch).to_image();
+            let (x0, y0) = (x0.min(w - 1), y0.min(h - 1));
+            let cw = ((b[2] - b[0]).ceil() as u32).clamp(1, w - x0);
+            let ch = ((b[3] - b[1]).ceil() as u32).clamp(1, h - y0);
+            let view = imageops::crop_imm(img, x0, y0, cw, ch).to_image();
             let upright = match d.orientation {
                 Orientation::Up => view,
                 Orientation::Right => imageops::rotate270(&view),
@@ -373,37 +381,36 @@ impl Recognizer {
             );
             for (x, y, p) in small.enumerate_pixels() {
                 for c in 0..3 {
-                    let v = f32::from(p[c]);
-                    crops[[2 * k, c, y as usize, x as usize]] = v;
-                    crops[[
-                        2 * k + 1,
-                        c,
-                        CROP_H - 1 - y as usize,
-                        CROP_W - 1 - x as usize,
-                    ]] = v;
+                    crops[[k, c, y as usize, x as usize]] = f32::from(p[c]);
                 }
             }
         }
         t.crops = t1.elapsed().as_secs_f64() * 1e3;
         let t2 = Instant::now();
-        if !up.is_empty() {
-            let outputs = self
-                .classifier
-                .run(ort::inputs![
-                    TensorRef::from_array_view(&crops).map_err(model_err)?
-                ])
-                .map_err(model_err)?;
-            let probs = outputs["probs"]
-                .try_extract_array::<f32>()
-                .map_err(model_err)?;
-            for (k, &i) in up.iter().enumerate() {
-                let a: Vec<f32> = (0..CLASS_COUNT).map(|c| probs[[2 * k, c]]).collect();
-                let b: Vec<f32> = (0..CLASS_COUNT).map(|c| probs[[2 * k + 1, c]]).collect();
-                let max = |v: &[f32]| v.iter().copied().fold(0.0f32, f32::max);
-                let bounds = kept[i].1;
-                let d = &mut kept[i].0;
-                if max(&b) > max(&a) + 0.15 {
-                    // The face reads better turned round: the finder had its top and bottom swapped.
+        let first = self.classify(&crops)?;
+        // An unsure reading is tried again turned round: the finder may have swapped top and
+        // bottom. The turned reading wins only when clearly more confident.
+        let unsure: Vec<usize> = (0..up.len()).filter(|&k| max(&first[k]) < UNSURE).collect();
+        let mut second = Vec::new();
+        if !unsure.is_empty() {
+            let mut turned = Array4::<f32>::zeros((unsure.len(), 3, CROP_H, CROP_W));
+            for (j, &k) in unsure.iter().enumerate() {
+                for c in 0..3 {
+                    for y in 0..CROP_H {
+                        for x in 0..CROP_W {
+                            turned[[j, c, CROP_H - 1 - y, CROP_W - 1 - x]] = crops[[k, c, y, x]];
+                        }
+                    }
+                }
+            }
+            second = self.classify(&turned)?;
+        }
+        for (k, &i) in up.iter().enumerate() {
+            let bounds = kept[i].1;
+            let d = &mut kept[i].0;
+            d.probs = first[k].clone();
+            if let Some(j) = unsure.iter().position(|&u| u == k) {
+                if max(&second[j]) > max(&first[k]) + 0.15 {
                     d.orientation = match d.orientation {
                         Orientation::Up => Orientation::Down,
                         Orientation::Down => Orientation::Up,
@@ -411,14 +418,33 @@ impl Recognizer {
                         Orientation::Right => Orientation::Left,
                     };
                     d.corners = corners_for(bounds, d.orientation);
-                    d.probs = b;
-                } else {
-                    d.probs = a;
+                    d.probs = second[j].clone();
                 }
             }
         }
         t.classifier = t2.elapsed().as_secs_f64() * 1e3;
         Ok((kept.into_iter().map(|(d, _)| d).collect(), t))
+    }
+}
+
+impl Recognizer {
+    /// Face probabilities for a batch of upright crops.
+    fn classify(&mut self, crops: &Array4<f32>) -> Result<Vec<Vec<f32>>, VisionError> {
+        if crops.shape()[0] == 0 {
+            return Ok(Vec::new());
+        }
+        let outputs = self
+            .classifier
+            .run(ort::inputs![
+                TensorRef::from_array_view(crops).map_err(model_err)?
+            ])
+            .map_err(model_err)?;
+        let probs = outputs["probs"]
+            .try_extract_array::<f32>()
+            .map_err(model_err)?;
+        Ok((0..crops.shape()[0])
+            .map(|k| (0..CLASS_COUNT).map(|c| probs[[k, c]]).collect())
+            .collect())
     }
 }
 
