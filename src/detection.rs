@@ -155,6 +155,12 @@ impl Detection {
         self.ranked().into_iter().next()
     }
 
+    /// Probability that the tile is a flower or season, whichever (the classes of one bonus
+    /// tile score the same, so their mass is summed).
+    pub fn p_bonus(&self) -> f32 {
+        self.probs.iter().skip(34).sum()
+    }
+
     /// Probability of a playing tile (0 when the model gave none).
     pub fn p_tile(&self, t: Tile) -> f32 {
         self.probs

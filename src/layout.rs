@@ -126,9 +126,11 @@ pub fn read(dets: &[Detection]) -> TableReading {
     let mut bonus = Vec::new();
     let mut rest = Vec::new();
     for (i, d) in dets.iter().enumerate() {
-        match d.top() {
-            Some((Face::Bonus(_), p)) if p >= 0.5 => bonus.push(i),
-            _ => rest.push(i),
+        let top_bonus = matches!(d.top(), Some((Face::Bonus(_), _)));
+        if !d.face_down && (top_bonus || d.p_bonus() >= 0.5) {
+            bonus.push(i);
+        } else {
+            rest.push(i);
         }
     }
 

@@ -116,6 +116,9 @@ def main():
         per[faces.CLASSES[t]][0] += int(t == p)
         if t != p:
             conf[(faces.CLASSES[t], faces.CLASSES[p])] += 1
+    is_bonus = y >= 34
+    read_bonus = (np.where(use_rot, rot[:, 34:].sum(1), probs[:, 34:].sum(1)) >= 0.5) | (pred >= 34)
+    print(f"flower or season set aside as bonus: {int((read_bonus & is_bonus).sum())}/{int(is_bonus.sum())}; playing tiles kept in play: {int((~read_bonus & ~is_bonus).sum())}/{int((~is_bonus).sum())}")
     print("per class: " + " ".join(f"{c}:{per[c][0]}/{per[c][1]}" for c in faces.CLASSES if per[c][1]))
     print("confusions (true -> read): " + (", ".join(f"{a}->{b} x{n}" for (a, b), n in conf.most_common(12)) or "none"))
 
