@@ -113,8 +113,13 @@ fn bad_images_give_a_message_and_the_run_goes_on() {
     image::RgbImage::from_pixel(640, 480, image::Rgb([30, 90, 50]))
         .save(&blank)
         .unwrap();
+    // 50 megapixels: decoded at a quarter of its size, memory stays bounded.
+    let huge = tmp.join("huge.jpg");
+    image::RgbImage::from_pixel(8165, 6124, image::Rgb([40, 100, 60]))
+        .save(&huge)
+        .unwrap();
     let missing = tmp.join("missing.jpg");
-    let args: Vec<&str> = [&corrupt, &truncated, &tiny, &blank, &missing]
+    let args: Vec<&str> = [&corrupt, &truncated, &tiny, &blank, &huge, &missing]
         .iter()
         .map(|p| p.to_str().unwrap())
         .collect();
@@ -131,7 +136,7 @@ fn bad_images_give_a_message_and_the_run_goes_on() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 5, "{stdout}");
+    assert_eq!(lines.len(), 6, "{stdout}");
     assert!(
         lines[0]["error"]
             .as_str()
