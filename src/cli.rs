@@ -325,8 +325,12 @@ fn score(a: &ScoreArgs) -> Result<ExitCode, CliError> {
         notation::parse(text).map_err(|e| CliError::Input(format!("bad notation: {e}")))?;
     let ctx = a.when.apply(parsed.context);
     let rules = a.when.rules.rule_set();
-    let s =
-        scoring::score(&parsed.hand, &ctx, &rules).map_err(|e| CliError::Input(e.to_string()))?;
+    let s = scoring::score(&parsed.hand, &ctx, &rules).map_err(|e| match e {
+        scoring::HandError::NotWinning => {
+            CliError::Input(format!("{e} under the {} rules", rules.preset.name()))
+        }
+        e => CliError::Input(e.to_string()),
+    })?;
     let mut out = io::stdout().lock();
     match a.format {
         Format::Text => out.write_all(explain::score_text(&s).as_bytes())?,
