@@ -798,7 +798,7 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
                 *x = u16::from(n);
             }
             if unique_wait_in(&mut table, 4, info.win, false) {
-                wait_shape_fans(&sets[3..5], info.win, &mut f);
+                wait_shape_fans(&sets[3..5], info.win, false, &mut f);
             }
         } else if !win_in_body || c[info.win.index()] == 3 {
             f[Fan::SingleWait.index()] = 1;
@@ -810,7 +810,7 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
                 *x = u16::from(n);
             }
             if unique_wait_in(&mut table, 4, info.win, false) {
-                wait_shape_fans(&sets[3..5], info.win, &mut f);
+                wait_shape_fans(&sets[3..5], info.win, false, &mut f);
             }
         } else {
             f[Fan::SingleWait.index()] = 1;
@@ -989,43 +989,21 @@ fn regular_waits(table: &mut [u16; Tile::COUNT], n: isize, prev: u32, waits: &mu
 }
 
 /// 边张, 嵌张, 单钓将 from where the winning tile sits in the standing sets. At most one of
-/// the three counts: edge before closed before single.
-fn wait_shape_fans(standing_sets: &[Set], win: Tile, f: &mut FanCounts) {
+/// the three counts: edge before closed before single. With a single wait (mil, wmo2006) the
+/// winning tile at either end of a chow is an edge, as the reference counts it; by shape alone
+/// (china1998) only 12+3 and 89+7 are.
+fn wait_shape_fans(standing_sets: &[Set], win: Tile, by_shape: bool, f: &mut FanCounts) {
     let (mut edge, mut closed, mut single) = (false, false, false);
     for s in standing_sets {
         match s.kind {
             SetKind::Chow => {
                 if s.tile == win {
                     closed = true;
-                } else if s.tile.next() == Some(win) || s.tile.prev() == Some(win) {
-                    edge = true;
-                }
-            }
-            SetKind::Pair => single |= s.tile == win,
-            _ => {}
-        }
-    }
-    if edge {
-        f[Fan::EdgeWait.index()] = 1;
-    } else if closed {
-        f[Fan::ClosedWait.index()] = 1;
-    } else if single {
-        f[Fan::SingleWait.index()] = 1;
-    }
-}
-
-/// The same by shape alone (china1998): an edge only for 12+3 and 89+7.
-fn wait_shape_fans_by_shape(standing_sets: &[Set], win: Tile, f: &mut FanCounts) {
-    let (mut edge, mut closed, mut single) = (false, false, false);
-    for s in standing_sets {
-        match s.kind {
-            SetKind::Chow => {
-                if s.tile == win {
-                    closed = true;
-                } else if (s.tile.rank() == 2 && s.tile.next() == Some(win))
-                    || (s.tile.rank() == 8 && s.tile.prev() == Some(win))
-                {
-                    edge = true;
+                } else if by_shape {
+                    edge |= (s.tile.rank() == 2 && s.tile.next() == Some(win))
+                        || (s.tile.rank() == 8 && s.tile.prev() == Some(win));
+                } else {
+                    edge |= s.tile.next() == Some(win) || s.tile.prev() == Some(win);
                 }
             }
             SetKind::Pair => single |= s.tile == win,
@@ -1709,10 +1687,10 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: bool) -> FanCounts {
     if f[Fan::MeldedHand.index()] == 0 && f[Fan::FourKongs.index()] == 0 {
         if rules.wait_fans_need_single_wait {
             if single_wait {
-                wait_shape_fans(&sets[info.n_fixed..], win, &mut f);
+                wait_shape_fans(&sets[info.n_fixed..], win, false, &mut f);
             }
         } else {
-            wait_shape_fans_by_shape(&sets[info.n_fixed..], win, &mut f);
+            wait_shape_fans(&sets[info.n_fixed..], win, true, &mut f);
         }
     }
 
