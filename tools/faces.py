@@ -12,7 +12,6 @@ Output: tools/.cache/faces/<style>/<class>.png, RGBA, about 150 px tall, face on
 from __future__ import annotations
 
 import gzip
-import math
 import random
 import re
 import subprocess
@@ -256,47 +255,6 @@ def procedural(n_styles: int = 3, seed: int = 7) -> int:
     return n
 
 
-def picture_bonus(n_styles: int = 6, seed: int = 11) -> int:
-    """Flowers and seasons as real sets print them: a painted plant, the number in a corner,
-    the character small in the other corner."""
-    rng = random.Random(seed)
-    fonts = [f for f in FONTS if Path(f).exists()]
-    if not fonts:
-        return 0
-    n = 0
-    for k in range(n_styles):
-        small = ImageFont.truetype(fonts[k % len(fonts)], 26)
-        num_font = ImageFont.truetype(fonts[(k + 1) % len(fonts)], 30)
-        for cls in [c for c in CLASSES if c[0] in "fs" and c[1:].isdigit()]:
-            W, H = 120, 160
-            img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-            d = ImageDraw.Draw(img)
-            cx, cy = W * rng.uniform(0.4, 0.6), H * rng.uniform(0.5, 0.62)
-            # Stem and leaves.
-            d.line([(cx, cy), (cx + rng.uniform(-15, 15), H * 0.92)], fill=GREEN, width=4)
-            for _ in range(rng.randint(2, 4)):
-                lx, ly = cx + rng.uniform(-35, 35), cy + rng.uniform(0, 45)
-                d.ellipse([lx - 14, ly - 6, lx + 14, ly + 6], fill=(30, 130, 60))
-            # Blossoms.
-            petal = rng.choice([RED, (220, 60, 120), BLUE, (230, 160, 30), (170, 40, 140)])
-            for _ in range(rng.randint(1, 3)):
-                bx, by = cx + rng.uniform(-25, 25), cy + rng.uniform(-40, 0)
-                r = rng.uniform(7, 12)
-                for a in range(5):
-                    t = a * 2 * math.pi / 5
-                    px, py = bx + 1.4 * r * math.cos(t), by + 1.4 * r * math.sin(t)
-                    d.ellipse([px - r, py - r, px + r, py + r], fill=petal)
-                d.ellipse([bx - r * 0.6, by - r * 0.6, bx + r * 0.6, by + r * 0.6], fill=(240, 200, 40))
-            # The number and the character, in corners that vary by set.
-            num_color = rng.choice([BLUE, RED, GREEN, BLACK])
-            left = rng.random() < 0.5
-            d.text((12 if left else W - 12, 16), cls[1], font=num_font, fill=num_color, anchor="mm")
-            d.text((W - 16 if left else 16, 18), BONUS_CHARS[cls], font=small, fill=rng.choice([GREEN, RED, BLUE]), anchor="mm")
-            _save(img, f"pict-{k}", cls)
-            n += 1
-    return n
-
-
 def build() -> None:
     CACHE.mkdir(parents=True, exist_ok=True)
     counts = {
@@ -304,7 +262,6 @@ def build() -> None:
         "fluffystuff": fluffystuff(),
         "kde": kde(),
         "procedural": procedural(),
-        "picture bonus": picture_bonus(),
     }
     print("faces rendered:", counts)
 

@@ -98,8 +98,7 @@ def build_dataset(per_class: int, seed: int, real_repeats: int) -> tuple[np.ndar
         pool = bank[cls]
         if not pool:
             raise SystemExit(f"no face rendered for {cls}: run tools/faces.py")
-        # Flowers and seasons vary most between sets: twice as many examples.
-        for _ in range(per_class * (2 if cls[0] in "fs" and cls[1:].isdigit() else 1)):
+        for _ in range(per_class):
             xs.append(to_array(synth.crop_from_face(rng.choice(pool), rng)))
             ys.append(c)
     n_synth = len(xs)
