@@ -89,7 +89,6 @@ impl JsonHand {
                 ("concealed_kong", 4) if same => Meld::concealed_kong(first),
                 (k, n) => return Err(format!("{what}: {n} tiles do not make a {k}")),
             };
-            let _ = MeldKind::Chow;
             melds.push(meld);
         }
         let concealed = self

@@ -323,11 +323,9 @@ pub fn read(dets: &[Detection]) -> TableReading {
         return out;
     };
     let hand_row = plain[main].0;
-    let declared: usize = out.groups.iter().filter(|g| g.kind.is_meld()).count();
     let mut hand: Vec<usize> = plain[main].1.iter().map(|p| p.idx).collect();
     let hand_end = plain[main].1.last().map_or(0.0, |p| p.x1);
     let mut winning: Option<usize> = None;
-    let mut extra_melds = 0;
     // Other upright runs: a lone tile beside the hand is the winning tile set apart; runs of
     // 3 or 4 are melds laid upright.
     let mut others: Vec<(usize, Vec<Placed>)> = plain
@@ -359,7 +357,6 @@ pub fn read(dets: &[Detection]) -> TableReading {
                     idx.len(),
                     kind.name()
                 ));
-                extra_melds += 1;
                 out.groups.push(Group { kind, tiles: idx });
             }
             1 if winning.is_none() => {
@@ -378,7 +375,6 @@ pub fn read(dets: &[Detection]) -> TableReading {
             }
         }
     }
-    let _ = (declared, extra_melds);
     match winning {
         Some(wi) => out.groups.push(Group {
             kind: GroupKind::Winning,

@@ -148,7 +148,7 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
         .map(|(fan, by, reason)| NotCounted { fan, by, reason })
         .collect();
     let mut notes = correction_notes(&best.corrections);
-    notes.extend(deduction_notes(best, &sets, ctx));
+    notes.extend(deduction_notes(best));
     let total_no_flowers = best.total;
     let total = total_no_flowers + u32::from(ctx.flowers);
     let meets_minimum = total_no_flowers >= rules.minimum;
@@ -207,7 +207,7 @@ fn correction_notes(c: &Corrections) -> Vec<String> {
     v
 }
 
-fn deduction_notes(best: &Best, sets: &[Set], ctx: &WinContext) -> Vec<String> {
+fn deduction_notes(best: &Best) -> Vec<String> {
     let mut v = Vec::new();
     let f = &best.fans;
     if f[Fan::PrevalentWind.index()] > 0 || f[Fan::SeatWind.index()] > 0 {
@@ -219,7 +219,6 @@ fn deduction_notes(best: &Best, sets: &[Set], ctx: &WinContext) -> Vec<String> {
     if f[Fan::DragonPung.index()] > 0 {
         v.push("a dragon pung scores 箭刻, not 幺九刻".to_string());
     }
-    let _ = (sets, ctx);
     v
 }
 

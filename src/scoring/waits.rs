@@ -45,7 +45,7 @@ pub fn waits(w: &Waiting, ctx: &WinContext, rules: &RuleSet) -> Result<Vec<Wait>
         };
         let held = hand.all_counts()[t.index()].saturating_sub(1);
         if held >= 4 {
-            // Validate the rest of the hand once through the error of a copy-free tile.
+            // A fifth copy cannot be won on.
             continue;
         }
         let discard_ctx = WinContext {
