@@ -9,14 +9,17 @@
     clippy::collapsible_if
 )]
 
+mod common;
+
 use std::path::PathBuf;
 
+use common::canonical;
 use serde_json::Value;
 use suanfan::decode::decode;
 use suanfan::json::detections_from_json;
 use suanfan::layout::{self, GroupKind};
 use suanfan::notation;
-use suanfan::scoring::{Hand, RuleSet};
+use suanfan::scoring::RuleSet;
 
 fn fixtures() -> Vec<(String, Value)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
@@ -34,20 +37,6 @@ fn fixtures() -> Vec<(String, Value)> {
         .collect();
     v.sort_by(|a, b| a.0.cmp(&b.0));
     v
-}
-
-/// Melds sorted and standing tiles sorted, so equal hands compare equal.
-fn canonical(h: &Hand) -> String {
-    let mut m: Vec<String> = h.melds.iter().map(notation::format_meld).collect();
-    m.sort();
-    let mut c = h.concealed.clone();
-    c.sort();
-    format!(
-        "{}{} win {}",
-        m.concat(),
-        notation::format_tiles(&c),
-        h.win_tile
-    )
 }
 
 #[test]

@@ -4,6 +4,8 @@
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -30,17 +32,7 @@ fn repo() -> PathBuf {
 }
 
 fn canonical(text: &str) -> String {
-    let h = suanfan::notation::parse(text).unwrap().hand;
-    let mut m: Vec<String> = h.melds.iter().map(suanfan::notation::format_meld).collect();
-    m.sort();
-    let mut c = h.concealed.clone();
-    c.sort();
-    format!(
-        "{}{} win {}",
-        m.concat(),
-        suanfan::notation::format_tiles(&c),
-        h.win_tile
-    )
+    common::canonical(&suanfan::notation::parse(text).unwrap().hand)
 }
 
 #[test]
