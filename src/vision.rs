@@ -1,7 +1,7 @@
 //! Tiles in a photo: the two ONNX models of `models/` run with ONNX Runtime.
 //!
-//! 1. `tile_finder.onnx` looks at the photo letterboxed to 320×320 and gives, on a grid of
-//!    stride 4, a centre heat map for face-up and face-down tiles, box sizes, centre offsets
+//! 1. `tile_finder.onnx` looks at the photo scaled to 416 pixels on its long side (padded
+//!    grey to multiples of 32) and gives, on a grid of stride 4, a centre heat map for face-up and face-down tiles, box sizes, centre offsets
 //!    and the orientation of each face. Peaks become boxes in source pixels; the letterbox
 //!    never leaves this module.
 //! 2. `tile_classifier.onnx` reads each face-up tile, cut from the full-resolution photo and
@@ -27,9 +27,12 @@ use crate::detection::{CLASS_COUNT, Detection, Orientation};
 const FINDER: &[u8] = include_bytes!("../models/tile_finder.onnx");
 const CLASSIFIER: &[u8] = include_bytes!("../models/tile_classifier.onnx");
 
-const SIZE: usize = 320;
+/// The finder sees the photo scaled to this many pixels on its long side. It was trained on
+/// 320-pixel scenes; 416 reads dense rows (18 tiles across) that 320 partly misses.
+const LONG_SIDE: u32 = 416;
+/// The finder's input sides are padded to a multiple of this (its deepest stride is 16).
+const ALIGN: u32 = 32;
 const STRIDE: f32 = 4.0;
-const GRID: usize = SIZE / 4;
 const CROP_H: usize = 64;
 const CROP_W: usize = 48;
 /// Photos larger than this many pixels are refused (memory stays bounded).
@@ -227,7 +230,7 @@ impl Recognizer {
             finder,
             classifier,
             cfg,
-            input: Array4::zeros((1, 3, SIZE, SIZE)),
+            input: Array4::zeros((1, 3, LONG_SIDE as usize, LONG_SIDE as usize)),
         };
         // Warm up: the first run allocates.
         let blank = RgbImage::from_pixel(64, 64, image::Rgb([120, 120, 120]));
@@ -243,20 +246,27 @@ impl Recognizer {
         if w == 0 || h == 0 {
             return Ok((Vec::new(), t));
         }
-        // Letterbox: scale the long side to SIZE, grey padding.
-        let s = SIZE as f32 / w.max(h) as f32;
+        // Letterbox: scale the long side to LONG_SIDE, pad grey to multiples of ALIGN.
+        let s = LONG_SIDE as f32 / w.max(h) as f32;
         let (nw, nh) = (
-            ((w as f32 * s).round() as u32).clamp(1, SIZE as u32),
-            ((h as f32 * s).round() as u32).clamp(1, SIZE as u32),
+            ((w as f32 * s).round() as u32).clamp(1, LONG_SIDE),
+            ((h as f32 * s).round() as u32).clamp(1, LONG_SIDE),
         );
-        let small = if w.max(h) > 2 * SIZE as u32 {
+        let (iw, ih) = (nw.div_ceil(ALIGN) * ALIGN, nh.div_ceil(ALIGN) * ALIGN);
+        let shape = [1, 3, ih as usize, iw as usize];
+        if self.input.shape() != shape {
+            // A new frame size (a webcam keeps one, so this happens once).
+            self.input = Array4::zeros(shape);
+        }
+        let small = if w.max(h) > 2 * LONG_SIDE {
             // A fast box filter first, then a smooth one: 12 MP photos stay quick.
             let mid = imageops::thumbnail(img, nw * 2, nh * 2);
             imageops::resize(&mid, nw, nh, imageops::FilterType::Triangle)
         } else {
             imageops::resize(img, nw, nh, imageops::FilterType::Triangle)
         };
-        let (px, py) = ((SIZE as u32 - nw) / 2, (SIZE as u32 - nh) / 2);
+        let (px, py) = ((iw - nw) / 2, (ih - nh) / 2);
+        let (grid_w, grid_h) = (iw as usize / 4, ih as usize / 4);
         self.input.fill(114.0);
         for (x, y, p) in small.enumerate_pixels() {
             for c in 0..3 {
@@ -283,11 +293,22 @@ impl Recognizer {
             .to_owned();
         drop(outputs);
         t.finder = t0.elapsed().as_secs_f64() * 1e3;
+        let want = [1, 2, grid_h, grid_w];
+        if heat.shape() != want
+            || boxes.shape() != [1, 4, grid_h, grid_w]
+            || orient.shape() != [1, 4, grid_h, grid_w]
+        {
+            return Err(VisionError::Model(format!(
+                "tile finder gave maps of shape {:?} for an input of {iw}×{ih}; expected {want:?}: \
+                 the finder model must take any input size (multiples of {ALIGN}) at stride 4",
+                heat.shape()
+            )));
+        }
 
-        let mut found: Vec<(Detection, [f32; 4])> = Vec::new();
+        let mut found: Vec<(Detection, [f32; 4], [f32; 4])> = Vec::new();
         for ch in 0..2 {
-            for gy in 0..GRID {
-                for gx in 0..GRID {
+            for gy in 0..grid_h {
+                for gx in 0..grid_w {
                     let v = heat[[0, ch, gy, gx]];
                     if v < self.cfg.min_score {
                         continue;
@@ -299,8 +320,8 @@ impl Recognizer {
                             if (dx, dy) != (0, 0)
                                 && yy >= 0
                                 && xx >= 0
-                                && (yy as usize) < GRID
-                                && (xx as usize) < GRID
+                                && (yy as usize) < grid_h
+                                && (xx as usize) < grid_w
                                 && heat[[0, ch, yy as usize, xx as usize]] > v
                             {
                                 peak = false;
@@ -326,35 +347,42 @@ impl Recognizer {
                     if b[0] - a[0] < 2.0 || b[1] - a[1] < 2.0 {
                         continue;
                     }
-                    let q = (0..4)
-                        .max_by(|&i, &j| orient[[0, i, gy, gx]].total_cmp(&orient[[0, j, gy, gx]]))
-                        .unwrap_or(0);
-                    let orientation = [
-                        Orientation::Up,
-                        Orientation::Right,
-                        Orientation::Down,
-                        Orientation::Left,
-                    ][q];
+                    let turn: [f32; 4] = std::array::from_fn(|i| orient[[0, i, gy, gx]]);
                     let bounds = [a[0], a[1], b[0], b[1]];
                     let det = Detection {
-                        corners: corners_for(bounds, orientation),
+                        corners: corners_for(bounds, Orientation::Up),
                         score: v,
                         face_down: ch == 1,
-                        orientation,
+                        orientation: Orientation::Up,
                         probs: Vec::new(),
                     };
-                    found.push((det, bounds));
+                    found.push((det, bounds, turn));
                 }
             }
         }
         // Overlapping boxes (a tile seen as both face up and face down): keep the stronger.
         found.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
-        let mut kept: Vec<(Detection, [f32; 4])> = Vec::new();
-        for (d, b) in found {
-            if kept.iter().all(|(_, k)| iou(&b, k) < 0.5) {
-                kept.push((d, b));
+        let mut boxes_kept: Vec<(Detection, [f32; 4], [f32; 4])> = Vec::new();
+        for f in found {
+            if boxes_kept.iter().all(|(_, k, _)| iou(&f.1, k) < 0.5) {
+                boxes_kept.push(f);
             }
         }
+        let turned = orientations(
+            &boxes_kept
+                .iter()
+                .map(|(_, b, p)| (*b, *p))
+                .collect::<Vec<_>>(),
+        );
+        let mut kept: Vec<(Detection, [f32; 4])> = boxes_kept
+            .into_iter()
+            .zip(turned)
+            .map(|((mut d, b, _), o)| {
+                d.orientation = o;
+                d.corners = corners_for(b, o);
+                (d, b)
+            })
+            .collect();
 
         // Crops of the face-up tiles, upright.
         let t1 = Instant::now();
@@ -449,6 +477,63 @@ impl Recognizer {
 }
 
 /// The corners of a box, clockwise from the face's top left.
+/// A sideways tile is wider than the tiles around it by about the square of a tile's aspect
+/// (4:3 → 1.78×), whatever the camera's tilt, since the tilt squeezes every tile alike.
+const SIDEWAYS_RATIO: f32 = 1.4;
+
+/// Each box's orientation from the finder's four probabilities (up, right, down, left), checked
+/// against its shape. Most tiles of a photo lie one way (the hand's row); a box whose aspect
+/// differs from the photo's typical aspect by SIDEWAYS_RATIO or more lies across them, and one
+/// with the typical aspect lies with them. The finder alone often calls a real sideways tile
+/// upright; its shape does not lie.
+fn orientations(boxes: &[([f32; 4], [f32; 4])]) -> Vec<Orientation> {
+    const TURNS: [Orientation; 4] = [
+        Orientation::Up,
+        Orientation::Right,
+        Orientation::Down,
+        Orientation::Left,
+    ];
+    let argmax = |p: &[f32; 4], among: &[usize]| {
+        among
+            .iter()
+            .copied()
+            .max_by(|&i, &j| p[i].total_cmp(&p[j]))
+            .unwrap_or(0)
+    };
+    let aspect = |b: &[f32; 4]| ((b[2] - b[0]) / (b[3] - b[1]).max(1e-3)).max(1e-3);
+    let mut aspects: Vec<f32> = boxes.iter().map(|(b, _)| aspect(b)).collect();
+    aspects.sort_by(f32::total_cmp);
+    if boxes.len() < 4 {
+        return boxes
+            .iter()
+            .map(|(_, p)| TURNS[argmax(p, &[0, 1, 2, 3])])
+            .collect();
+    }
+    let typical = aspects[aspects.len() / 2];
+    // Which way the typical tile lies: the finder's vote over the boxes of typical shape.
+    let (mut upright, mut across) = (0.0f32, 0.0f32);
+    for (b, p) in boxes {
+        let r = aspect(b) / typical;
+        if r < SIDEWAYS_RATIO && r > 1.0 / SIDEWAYS_RATIO {
+            upright += p[0] + p[2];
+            across += p[1] + p[3];
+        }
+    }
+    let typical_upright = upright >= across;
+    boxes
+        .iter()
+        .map(|(b, p)| {
+            let r = aspect(b) / typical;
+            let is_upright = if r >= SIDEWAYS_RATIO || r <= 1.0 / SIDEWAYS_RATIO {
+                !typical_upright
+            } else {
+                typical_upright
+            };
+            TURNS[argmax(p, if is_upright { &[0, 2] } else { &[1, 3] })]
+        })
+        .collect()
+}
+
 fn corners_for(b: [f32; 4], o: Orientation) -> [[f32; 2]; 4] {
     let tl = [b[0], b[1]];
     let tr = [b[2], b[1]];
@@ -573,4 +658,59 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
 /// Reads a photo at full resolution (see `load_photo`).
 pub fn load_image(path: &Path) -> Result<RgbImage, VisionError> {
     load_photo(path).map(|p| p.image)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Boxes of a row: `n` upright tiles 30×40 and, after them, the given extra boxes.
+    fn row(n: usize, extra: &[([f32; 4], [f32; 4])]) -> Vec<([f32; 4], [f32; 4])> {
+        let mut v: Vec<_> = (0..n)
+            .map(|i| {
+                let x = i as f32 * 31.0;
+                ([x, 0.0, x + 30.0, 40.0], [0.9, 0.04, 0.03, 0.03])
+            })
+            .collect();
+        v.extend_from_slice(extra);
+        v
+    }
+
+    #[test]
+    fn a_wide_box_in_an_upright_row_is_sideways_even_if_the_finder_says_up() {
+        let wide = ([500.0, 10.0, 540.0, 40.0], [0.6, 0.15, 0.15, 0.1]);
+        let o = orientations(&row(6, &[wide]));
+        assert!(o[..6].iter().all(|&o| o == Orientation::Up), "{o:?}");
+        assert_eq!(o[6], Orientation::Right);
+    }
+
+    #[test]
+    fn a_tile_of_the_rows_shape_keeps_the_rows_axis() {
+        // The finder thinks this upright-shaped tile points left; its shape says up or down.
+        let odd = ([500.0, 0.0, 530.0, 40.0], [0.2, 0.1, 0.3, 0.4]);
+        let o = orientations(&row(6, &[odd]));
+        assert_eq!(o[6], Orientation::Down);
+    }
+
+    #[test]
+    fn a_photo_turned_a_quarter_keeps_its_tiles_sideways() {
+        // Every tile 40×30 and the finder says right: the typical tile lies across.
+        let boxes: Vec<_> = (0..6)
+            .map(|i| {
+                let y = i as f32 * 31.0;
+                ([0.0, y, 40.0, y + 30.0], [0.05, 0.8, 0.05, 0.1])
+            })
+            .collect();
+        assert!(
+            orientations(&boxes)
+                .iter()
+                .all(|&o| o == Orientation::Right)
+        );
+    }
+
+    #[test]
+    fn few_boxes_follow_the_finder() {
+        let boxes = [([0.0, 0.0, 30.0, 40.0], [0.1, 0.1, 0.1, 0.7])];
+        assert_eq!(orientations(&boxes), vec![Orientation::Left]);
+    }
 }

@@ -16,13 +16,14 @@ import collections
 import json
 from pathlib import Path
 
-import faces
 import numpy as np
 import onnxruntime as ort
+from PIL import Image
+
+import faces
 import scenes
 import train_classifier as tc
 import train_detector as td
-from PIL import Image
 
 REPO = Path(__file__).resolve().parent.parent
 PHOTOS = faces.SHARED / "camerash-dev" / "photos"
@@ -35,12 +36,14 @@ def session(path: Path) -> ort.InferenceSession:
 
 
 def find_tiles(sess, img: Image.Image, thresh=0.3):
-    """Boxes (x0, y0, x1, y1, face_down, orientation, score) in source pixels."""
+    """Boxes (x0, y0, x1, y1, face_down, orientation, score) in source pixels. As in Rust: the
+    long side scaled to td.INFER_LONG_SIDE, each side padded grey to a multiple of 32."""
     W, H = img.size
-    s = td.SIZE / max(W, H)
+    s = td.INFER_LONG_SIDE / max(W, H)
     nw, nh = max(1, round(W * s)), max(1, round(H * s))
-    px, py = (td.SIZE - nw) // 2, (td.SIZE - nh) // 2
-    canvas = Image.new("RGB", (td.SIZE, td.SIZE), (114, 114, 114))
+    cw, ch = -(-nw // 32) * 32, -(-nh // 32) * 32
+    px, py = (cw - nw) // 2, (ch - nh) // 2
+    canvas = Image.new("RGB", (cw, ch), (114, 114, 114))
     canvas.paste(img.resize((nw, nh), Image.BILINEAR), (px, py))
     x = np.asarray(canvas, np.float32).transpose(2, 0, 1)[None]
     heat, box, orient = sess.run(None, {"image": x})

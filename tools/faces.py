@@ -4,7 +4,8 @@ Sources (read in place, never committed; see ../shared/data/README.md):
 - ../shared/data/tile-art/unicode-color (public domain): all 42 faces, two variants;
 - ../shared/data/tile-art/fluffystuff (CC0): 34 faces, riichi style, two variants;
 - KDE mahjongg tilesets (Debian kdegames-mahjongg-data-kf5, GPL; rendered, not committed);
-- procedural faces drawn with CJK fonts (Debian fonts-arphic-*, fonts-wqy-zenhei).
+- procedural faces drawn with CJK fonts (Debian fonts-arphic-*, fonts-wqy-zenhei), and flowers
+  and seasons painted the way real sets print them (bonus_art).
 
 Output: tools/.cache/faces/<style>/<class>.png, RGBA, about 150 px tall, face only (no body).
 """
@@ -12,13 +13,16 @@ Output: tools/.cache/faces/<style>/<class>.png, RGBA, about 150 px tall, face on
 from __future__ import annotations
 
 import gzip
+import math
 import random
 import re
+import shutil
 import subprocess
 import sys
 from io import BytesIO
 from pathlib import Path
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 ROOT = Path(__file__).resolve().parent
@@ -249,19 +253,141 @@ def procedural(n_styles: int = 3, seed: int = 7) -> int:
             else:
                 color = GREEN if cls.startswith("f") else RED
                 _text(d, (W / 2, H * 0.58), BONUS_CHARS[cls], big, color)
-                _text(d, (W * 0.2, H * 0.12), cls[1], small, BLUE)
+                _text(d, (W * 0.2, H * 0.12), str(BONUS_NUMBER[cls]), small, BLUE)
             _save(img, f"proc-{k}", cls)
+            n += 1
+    return n
+
+# The numbers most sets print on bonus tiles: 梅1 蘭2 菊3 竹4, 春1 夏2 秋3 冬4. Sets differ, so the
+# drawn faces follow this only most of the time and the character must be read as well.
+BONUS_NUMBER = {"f1": 1, "f2": 2, "f3": 4, "f4": 3, "s1": 1, "s2": 2, "s3": 3, "s4": 4}
+BONUS_VARIANTS = {"f2": "蘭兰", "s2": "夏"}
+PINK, ORANGE, PURPLE = (215, 70, 120), (225, 130, 30), (150, 50, 140)
+
+
+def _curve(d, p0, p1, bend, fill, width, steps=12):
+    """A quadratic stroke from p0 to p1 bowed sideways by `bend` pixels."""
+    (x0, y0), (x1, y1) = p0, p1
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    cx, cy = mx - (y1 - y0) / length * bend, my + (x1 - x0) / length * bend
+    pts = []
+    for i in range(steps + 1):
+        t = i / steps
+        pts.append(((1 - t) ** 2 * x0 + 2 * (1 - t) * t * cx + t * t * x1, (1 - t) ** 2 * y0 + 2 * (1 - t) * t * cy + t * t * y1))
+    d.line(pts, fill=fill, width=width, joint="curve")
+
+
+def _blossom(d, x, y, r, petals, color, rng, filled):
+    for a in range(petals):
+        t = a * 2 * math.pi / petals + rng.uniform(-0.2, 0.2)
+        px, py = x + r * math.cos(t), y + r * math.sin(t)
+        box = [px - r * 0.7, py - r * 0.7, px + r * 0.7, py + r * 0.7]
+        if filled:
+            d.ellipse(box, fill=color)
+        else:
+            d.ellipse(box, outline=color, width=max(2, int(r / 4)))
+    d.ellipse([x - r * 0.4, y - r * 0.4, x + r * 0.4, y + r * 0.4], fill=rng.choice([color, ORANGE, (230, 200, 40)]))
+
+
+def _plant(d, kind, W, H, rng, lw, leaf, flower, filled):
+    """A painted plant in the lower part of a bonus face."""
+    top, bottom = H * rng.uniform(0.3, 0.42), H * 0.97
+    cx = W * rng.uniform(0.4, 0.6)
+    if kind == "bamboo":
+        for k in range(rng.randint(2, 4)):
+            x = cx + (k - 1) * W * rng.uniform(0.12, 0.2)
+            y0 = top + rng.uniform(0, H * 0.15)
+            d.line([(x, y0), (x + rng.uniform(-6, 6), bottom)], fill=leaf, width=lw + 2)
+            for y in np.linspace(y0, bottom, rng.randint(3, 5))[1:-1]:
+                d.line([(x - lw * 2, y), (x + lw * 2, y)], fill=leaf, width=max(1, lw - 1))
+                s = rng.choice([-1, 1])
+                _curve(d, (x, y), (x + s * W * 0.25, y - H * 0.08), rng.uniform(-8, 8), leaf, lw)
+        return
+    if kind == "orchid":
+        for _ in range(rng.randint(4, 7)):
+            x1 = cx + rng.uniform(-0.4, 0.4) * W
+            _curve(d, (cx + rng.uniform(-6, 6), bottom), (x1, top + rng.uniform(0, H * 0.3)), rng.uniform(-25, 25), leaf, lw)
+        for _ in range(rng.randint(1, 2)):
+            _blossom(d, cx + rng.uniform(-20, 20), top + rng.uniform(H * 0.1, H * 0.3), rng.uniform(6, 10), 3, flower, rng, filled)
+        return
+    # Plum, chrysanthemum or any flowering plant: stems, leaves, one to three blossoms.
+    n = rng.randint(1, 3)
+    for i in range(n):
+        bx = cx + rng.uniform(-0.25, 0.25) * W
+        by = top + rng.uniform(0, H * 0.25)
+        _curve(d, (cx + rng.uniform(-8, 8), bottom), (bx, by), rng.uniform(-20, 20), leaf, lw)
+        for _ in range(rng.randint(1, 3)):
+            ly = rng.uniform(by + 10, bottom - 5)
+            s = rng.choice([-1, 1])
+            lx = bx + (cx - bx) * (ly - by) / max(1.0, bottom - by)
+            tip = (lx + s * rng.uniform(15, 30), ly - rng.uniform(5, 20))
+            if rng.random() < 0.5:
+                d.polygon([(lx, ly), tip, (lx + s * 6, ly + 8)], fill=leaf)
+            else:
+                _curve(d, (lx, ly), tip, rng.uniform(-6, 6), leaf, lw)
+        petals = {"chrys": rng.randint(8, 12), "plum": 5}.get(kind, rng.randint(4, 7))
+        r = rng.uniform(8, 15) if kind != "chrys" else rng.uniform(11, 17)
+        _blossom(d, bx, by, r, petals, flower, rng, filled)
+
+
+def bonus_art(per_class: int = 24, seed: int = 11) -> int:
+    """Flowers and seasons drawn the way real sets print them: a painted plant, the character
+    small in one top corner and a number (1-4 or 一-四) in the other. The plant of a season
+    carries no information (real sets use any flower), so the model must read the corners."""
+    fonts = [f for f in FONTS if Path(f).exists()]
+    if not fonts:
+        return 0
+    rng = random.Random(seed)
+    flower_kind = {"f1": "plum", "f2": "orchid", "f3": "bamboo", "f4": "chrys"}
+    n = 0
+    for k in range(per_class):
+        font = fonts[k % len(fonts)]
+        char_font = ImageFont.truetype(font, rng.randint(32, 42))
+        num_font = ImageFont.truetype(fonts[rng.randrange(len(fonts))], rng.randint(30, 42))
+        chinese_numbers = rng.random() < 0.25
+        lw = rng.randint(2, 4)
+        leaf = rng.choice([GREEN, (30, 100, 40), (60, 140, 60)])
+        flower = rng.choice([RED, RED, PINK, ORANGE, PURPLE, BLUE])
+        filled = rng.random() < 0.4
+        char_color = rng.choice([BLACK, BLUE, RED, GREEN])
+        num_color = rng.choice([RED, BLUE, BLACK])
+        only_char = rng.random() < 0.12
+        for cls in [c for c in CLASSES if c[0] in "fs" and c[1:].isdigit()]:
+            W, H = 120, 160
+            img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+            d = ImageDraw.Draw(img)
+            if cls.startswith("f"):
+                kind = flower_kind[cls] if rng.random() < 0.7 else rng.choice(["plum", "chrys", "any"])
+            else:
+                kind = rng.choice(["plum", "chrys", "any", "any", "orchid"])
+            _plant(d, kind, W, H, rng, lw, leaf, flower, filled)
+            number = BONUS_NUMBER[cls] if rng.random() < 0.85 else int(cls[1])
+            text_number = NUMERALS[number - 1] if chinese_numbers else str(number)
+            ch = rng.choice(BONUS_VARIANTS.get(cls, BONUS_CHARS[cls]))
+            char_left = cls.startswith("f") if rng.random() < 0.75 else not cls.startswith("f")
+            cy = H * rng.uniform(0.11, 0.15)
+            cx_char = W * (0.2 if char_left else 0.8)
+            if only_char:
+                cx_char = W * rng.choice([0.2, 0.8])
+            _text(d, (cx_char, cy), ch, char_font, char_color)
+            if not only_char:
+                _text(d, (W - cx_char, cy), text_number, num_font, num_color)
+            _save(img, f"bonus-{k}", cls)
             n += 1
     return n
 
 
 def build() -> None:
+    # Start clean: a style left over from an earlier version of this script must not train.
+    shutil.rmtree(CACHE, ignore_errors=True)
     CACHE.mkdir(parents=True, exist_ok=True)
     counts = {
         "unicode-color": unicode_color(),
         "fluffystuff": fluffystuff(),
         "kde": kde(),
         "procedural": procedural(),
+        "bonus art": bonus_art(),
     }
     print("faces rendered:", counts)
 

@@ -13,9 +13,10 @@ import json
 import random
 from pathlib import Path
 
+from PIL import Image
+
 import faces
 import scenes
-from PIL import Image
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "datasets" / "samples"

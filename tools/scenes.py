@@ -15,10 +15,11 @@ from __future__ import annotations
 import math
 import random
 
-import faces
 import numpy as np
-import synth
 from PIL import Image, ImageDraw, ImageFilter
+
+import faces
+import synth
 
 BACK_COLORS = [(30, 120, 70), (30, 80, 160), (220, 170, 40), (170, 40, 40), (240, 240, 235), (60, 60, 60), (120, 60, 160)]
 
@@ -48,11 +49,20 @@ def background(size: int, rng: random.Random) -> Image.Image:
 
 
 def tile_sprite(face: Image.Image | None, tw: int, th: int, rng: random.Random, back: tuple, down: bool):
-    """An upright tile seen from above and a little in front: face (or back) plus thickness."""
+    """An upright tile seen from above and a little in front: face (or back) plus thickness.
+    `face` is a face-bank image (RGBA, drawn on an ivory body here) or a real photo crop of a
+    tile's top (RGB, used as the whole top)."""
     depth = max(1, int(th * rng.uniform(0.06, 0.2)))
     img = Image.new("RGBA", (tw, th + depth), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     r = max(1, tw // 8)
+    if face is not None and not down and face.mode == "RGB":
+        d.rounded_rectangle([0, depth, tw - 1, th + depth - 1], radius=r, fill=back + (255,))
+        d.rounded_rectangle([0, depth // 2, tw - 1, th + depth // 2 - 1], radius=r, fill=(205, 200, 185, 255))
+        mask = Image.new("L", (tw, th), 0)
+        ImageDraw.Draw(mask).rounded_rectangle([0, 0, tw - 1, th - 1], radius=r, fill=255)
+        img.paste(face.resize((tw, th), Image.BILINEAR), (0, 0), mask)
+        return img, depth
     # Thickness: the coloured back layer and the ivory layer below the face.
     d.rounded_rectangle([0, depth, tw - 1, th + depth - 1], radius=r, fill=back + (255,))
     if down:
@@ -132,7 +142,7 @@ class Scene:
         self.place(x, y, tw, th)  # winning tile apart
         x += tw + int(tw * rng.uniform(0.5, 1.2))
         # Melds: to the right, or in a row in front.
-        melds = rng.randint(0, 3)
+        melds = rng.randint(0, 4)
         mx, my = (x, y) if rng.random() < 0.5 else (rng.randint(4, self.size // 3), y + th + rng.randint(6, th))
         for _ in range(melds):
             kind = rng.random()
@@ -228,8 +238,32 @@ def _perspective_coeffs(pa, pb):
     return np.linalg.solve(a, b).tolist()
 
 
-def make_scene(seed: int, size: int, bank) -> tuple[Image.Image, list[dict]]:
+# Real photos whose labelled crops may be laid into training scenes: camerash-dev photos that
+# are neither classifier validation photos nor localisation-labelled (datasets/labels/).
+SCENE_PHOTOS = ["photos/10.jpg", "photos/11.jpg", "photos/2-1.jpg", "photos/2-3.jpg", "photos/2-4.jpg", "photos/4.jpg", "photos/7.jpg", "photos/8.jpg"]
+
+
+def real_banks(photos: list[str]) -> list[dict[str, list[Image.Image]]]:
+    """Per photo (one tile set each): the labelled real crops of camerash-dev by class, RGB."""
+    import csv
+
+    root = faces.SHARED / "camerash-dev"
+    if not (root / "labels.csv").exists():
+        return []
+    banks = {p: {} for p in photos}
+    for row in csv.DictReader((root / "labels.csv").open()):
+        if row["photo"] in banks:
+            banks[row["photo"]].setdefault(row["tile"], []).append(Image.open(root / row["crop"]).convert("RGB"))
+    return [banks[p] for p in photos if banks[p]]
+
+
+def make_scene(seed: int, size: int, bank, real: list | None = None, p_real: float = 0.35) -> tuple[Image.Image, list[dict]]:
+    """A scene; with probability p_real its tiles are the real crops of one photo of `real`
+    (real_banks), where that photo shows the face, and drawn faces otherwise."""
     rng = random.Random(seed)
+    if real and rng.random() < p_real:
+        photo = rng.choice(real)
+        bank = {c: photo.get(c) or bank[c] for c in faces.CLASSES}
     s = Scene(size, rng, bank)
     r = rng.random()
     if r < 0.5:

@@ -18,13 +18,14 @@ import random
 import time
 from pathlib import Path
 
-import faces
 import numpy as np
-import synth
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from PIL import Image
+
+import faces
+import synth
 
 ROOT = Path(__file__).resolve().parent
 REPO = ROOT.parent
