@@ -9,7 +9,6 @@ use std::path::Path;
 use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
 use image::{Rgb, RgbImage, imageops};
 
-use crate::detection::Face;
 use crate::layout::GroupKind;
 use crate::scan::ScanOutcome;
 
@@ -184,12 +183,7 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
             read.get(&i)
                 .map_or("back".to_string(), |t| format!("({t})"))
         } else {
-            match (read.get(&i), d.top()) {
-                (Some(t), _) => t.to_string(),
-                (None, Some((Face::Tile(t), _))) => t.to_string(),
-                (None, Some((Face::Bonus(b), _))) => b.to_string(),
-                _ => "?".to_string(),
-            }
+            o.face_of(i).map_or("?".to_string(), |(f, _)| f.to_string())
         };
         let label = if doubtful.contains(&i) {
             format!("{label}?")

@@ -114,6 +114,9 @@ fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
+/// A tile beside bonus tiles only is read as one if the model gives it at least this much.
+const MIN_P_BONUS_ASIDE: f32 = 0.05;
+
 /// Reads the layout of a table from its detections.
 pub fn read(dets: &[Detection]) -> TableReading {
     let mut out = TableReading::default();
@@ -132,6 +135,38 @@ pub fn read(dets: &[Detection]) -> TableReading {
         } else {
             rest.push(i);
         }
+    }
+
+    // A tile beside bonus tiles and beside nothing else lies in their row, aside from the
+    // hand: take it as one of them when the model gives it some chance of being one (the
+    // pictures of flowers and seasons differ most from set to set).
+    loop {
+        let beside = |i: usize, j: usize| {
+            let k = &dets[i].corners;
+            let side = dist(k[0], k[1]).min(dist(k[1], k[2]));
+            dist(centre(k), centre(&dets[j].corners)) < 1.6 * side
+        };
+        let moved: Vec<usize> = rest
+            .iter()
+            .copied()
+            .filter(|&i| {
+                !dets[i].face_down
+                    && dets[i].p_bonus() >= MIN_P_BONUS_ASIDE
+                    && bonus.iter().any(|&j| beside(i, j))
+                    && !rest.iter().any(|&j| j != i && beside(i, j))
+            })
+            .collect();
+        if moved.is_empty() {
+            break;
+        }
+        for &i in &moved {
+            out.assumed.push(format!(
+                "tile {i} lies with the flowers and seasons: read as one ({:.0}% by the model)",
+                100.0 * dets[i].p_bonus()
+            ));
+        }
+        rest.retain(|i| !moved.contains(i));
+        bonus.extend(moved);
     }
 
     // The player's "up" is the orientation most tiles share. Upside down in the image means
@@ -161,23 +196,6 @@ pub fn read(dets: &[Detection]) -> TableReading {
     }
     let relative = |o: Orientation| (quarter(o) + 4 - majority) % 4;
 
-    // Row direction: the top edges (corner 0 to 1) of the tiles that stand upright for the player.
-    let angles: Vec<f32> = rest
-        .iter()
-        .filter(|&&i| relative(dets[i].orientation) == 0)
-        .map(|&i| {
-            let (a, b) = (dets[i].corners[0], dets[i].corners[1]);
-            (b[1] - a[1]).atan2(b[0] - a[0])
-        })
-        .collect();
-    let angle = if angles.is_empty() {
-        0.0
-    } else {
-        circular_mean(&angles)
-    };
-    let (c, s) = (angle.cos(), angle.sin());
-    let to_table = |p: [f32; 2]| [p[0] * c + p[1] * s, -p[0] * s + p[1] * c];
-
     // Tile size: the short side of the tiles (their width along the row when upright).
     let short: Vec<f32> = rest
         .iter()
@@ -195,6 +213,52 @@ pub fn read(dets: &[Detection]) -> TableReading {
         .collect();
     let w = median(short).max(1.0);
     let h = median(long).max(w);
+
+    // Row direction: the top edges (corner 0 to 1) of the tiles that stand upright for the
+    // player, refined by where neighbouring tiles sit: boxes may be axis-aligned, so a row
+    // photographed at a slant shows its slant only in the line its tiles' centres follow.
+    let angles: Vec<f32> = rest
+        .iter()
+        .filter(|&&i| relative(dets[i].orientation) == 0)
+        .map(|&i| {
+            let (a, b) = (dets[i].corners[0], dets[i].corners[1]);
+            (b[1] - a[1]).atan2(b[0] - a[0])
+        })
+        .collect();
+    let base = if angles.is_empty() {
+        0.0
+    } else {
+        circular_mean(&angles)
+    };
+    let centres: Vec<[f32; 2]> = rest.iter().map(|&i| centre(&dets[i].corners)).collect();
+    let mut slants = Vec::new();
+    for (a, ca) in centres.iter().enumerate() {
+        for cb in &centres[a + 1..] {
+            let d = dist(*ca, *cb);
+            if d > 1.6 * w || d < 0.3 * w {
+                continue;
+            }
+            // The pair's direction relative to the row, folded into (-90°, 90°].
+            let mut dev = (cb[1] - ca[1]).atan2(cb[0] - ca[0]) - base;
+            while dev > std::f32::consts::FRAC_PI_2 {
+                dev -= std::f32::consts::PI;
+            }
+            while dev <= -std::f32::consts::FRAC_PI_2 {
+                dev += std::f32::consts::PI;
+            }
+            // Neighbours along the row, not across rows.
+            if dev.abs() < 0.5 {
+                slants.push(dev);
+            }
+        }
+    }
+    let angle = if slants.len() >= 2 {
+        base + median(slants)
+    } else {
+        base
+    };
+    let (c, s) = (angle.cos(), angle.sin());
+    let to_table = |p: [f32; 2]| [p[0] * c + p[1] * s, -p[0] * s + p[1] * c];
 
     let mut placed: Vec<Placed> = rest
         .iter()
@@ -410,6 +474,13 @@ pub fn read(dets: &[Detection]) -> TableReading {
 fn same_top_face(dets: &[Detection], idx: &[usize]) -> bool {
     let faces: Vec<Option<Face>> = idx.iter().map(|&i| dets[i].top().map(|f| f.0)).collect();
     faces.windows(2).all(|w| w[0] == w[1])
+}
+
+fn centre(k: &[[f32; 2]; 4]) -> [f32; 2] {
+    [
+        k.iter().map(|p| p[0]).sum::<f32>() / 4.0,
+        k.iter().map(|p| p[1]).sum::<f32>() / 4.0,
+    ]
 }
 
 fn circular_mean(angles: &[f32]) -> f32 {

@@ -31,6 +31,32 @@ pub struct ScanOutcome {
     pub ms_total: f64,
 }
 
+impl ScanOutcome {
+    /// The face detection `i` was read as, with the model's probability for it: the decoded
+    /// tile where the hand was decoded; for a tile set aside as a bonus tile, its most probable
+    /// flower or season; otherwise the model's top class. None for a face-down tile.
+    pub fn face_of(&self, i: usize) -> Option<(Face, f32)> {
+        let d = self.detections.get(i)?;
+        if d.face_down {
+            return None;
+        }
+        if let Some(&(_, t)) = self.decoded.tiles.iter().find(|(k, _)| *k == i) {
+            return Some((Face::Tile(t), d.p_tile(t)));
+        }
+        let ranked = d.ranked();
+        let set_aside = self
+            .reading
+            .of_kind(|k| k == GroupKind::Bonus)
+            .any(|g| g.tiles.contains(&i));
+        if set_aside {
+            if let Some(&b) = ranked.iter().find(|(f, _)| matches!(f, Face::Bonus(_))) {
+                return Some(b);
+            }
+        }
+        ranked.first().copied()
+    }
+}
+
 /// Circumstances given on the command line, and which of them were given at all.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Given {
@@ -155,10 +181,8 @@ pub fn to_json(o: &ScanOutcome) -> Value {
                     Some(t) => (format!("back:{t}"), 1.0),
                     None => ("back".to_string(), 1.0),
                 }
-            } else if let Some(t) = read.get(&i) {
-                (t.to_string(), d.p_tile(*t))
             } else {
-                ranked.first().map_or(("?".to_string(), 0.0), |(f, p)| (f.to_string(), *p))
+                o.face_of(i).map_or(("?".to_string(), 0.0), |(f, p)| (f.to_string(), p))
             };
             let alternatives: Vec<Value> = ranked.iter().filter(|(f, _)| f.to_string() != tile).take(3).map(|(f, p)| json!([f.to_string(), round(*p, 1e4)])).collect();
             json!({
@@ -223,14 +247,11 @@ pub fn to_text(o: &ScanOutcome) -> String {
             let faces: String = g
                 .tiles
                 .iter()
-                .map(|&i| {
-                    let d = &o.detections[i];
-                    match (d.face_down, d.top()) {
-                        (true, _) => '🀫',
-                        (false, Some((Face::Tile(t), _))) => t.unicode(),
-                        (false, Some((Face::Bonus(b), _))) => b.unicode(),
-                        _ => '?',
-                    }
+                .map(|&i| match (o.detections[i].face_down, o.face_of(i)) {
+                    (true, _) => '🀫',
+                    (false, Some((Face::Tile(t), _))) => t.unicode(),
+                    (false, Some((Face::Bonus(b), _))) => b.unicode(),
+                    _ => '?',
                 })
                 .collect();
             format!("{} {faces}", g.kind.name())

@@ -199,6 +199,34 @@ def main():
         c = [[x * math.cos(a) - y * math.sin(a) + 300, x * math.sin(a) + y * math.cos(a)] for x, y in d["corners"]]
         rot.append({**d, "corners": c})
     write("rotated", "the concealed table turned 20 degrees", rot, {"hand": "123m456p789s11sEEE", "groups": ["hand", "winning"]})
+
+    # 11. A slanted row seen as the finder gives it: axis-aligned boxes around turned tiles.
+    t = Table()
+    t.run("777pEESSSWWWNN", gap=0.0)
+    t.space()
+    t.tile("N")
+    a = math.radians(15)
+    slanted = []
+    for d in t.dets:
+        c = [[x * math.cos(a) - y * math.sin(a) + 300, x * math.sin(a) + y * math.cos(a)] for x, y in d["corners"]]
+        xs, ys = [p[0] for p in c], [p[1] for p in c]
+        box = [[min(xs), min(ys)], [max(xs), min(ys)], [max(xs), max(ys)], [min(xs), max(ys)]]
+        slanted.append({**d, "corners": box})
+    write("slanted_boxes", "a row slanting 15 degrees, with upright boxes (as the finder gives them)", slanted,
+          {"hand": "777pEESSSWWWNNN", "groups": ["hand", "winning"]})
+
+    # 12. Flowers aside, one of them misread as a suit tile: it lies with the flowers.
+    t = Table()
+    t.run("123m456p789s11sEE")
+    t.space()
+    t.tile("E")
+    t.x = 100.0
+    t.y -= 160
+    t.tile("1s", p=0.6, alt={"s4": 0.2, "f2": 0.1})
+    t.tile("f1")
+    t.tile("s3")
+    write("flower_misread_aside", "three bonus tiles aside; the first read 1s (60%), 30% flower or season", t.dets,
+          {"hand": "123m456p789s11sEEE", "flowers": 3, "groups": ["hand", "winning", "bonus"]})
     print(f"wrote {len(list(OUT.glob('*.json')))} fixtures to {OUT}")
 
 
