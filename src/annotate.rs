@@ -146,8 +146,7 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
     let mut img = RgbImage::from_pixel(pw + panel, height, WHITE);
     imageops::replace(&mut img, &pic, 0, 0);
 
-    let read: std::collections::HashMap<usize, crate::tile::Tile> =
-        o.decoded.tiles.iter().copied().collect();
+    let read = o.read_as();
     let doubtful: std::collections::HashSet<usize> =
         o.decoded.changes.iter().map(|c| c.det).collect();
     let mut kind_of = vec![GroupKind::Stray; o.detections.len()];

@@ -32,6 +32,16 @@ pub struct ScanOutcome {
 }
 
 impl ScanOutcome {
+    /// The tile each detection was read as in the decoded hand; empty when no valid hand was
+    /// found (then every tile shows its own reading, not a forced one).
+    pub fn read_as(&self) -> std::collections::HashMap<usize, crate::tile::Tile> {
+        if self.decoded.hand.is_some() {
+            self.decoded.tiles.iter().copied().collect()
+        } else {
+            std::collections::HashMap::new()
+        }
+    }
+
     /// The face detection `i` was read as, with the model's probability for it: the decoded
     /// tile where the hand was decoded; for a tile set aside as a bonus tile, its most probable
     /// flower or season; otherwise the model's top class. None for a face-down tile.
@@ -40,8 +50,8 @@ impl ScanOutcome {
         if d.face_down {
             return None;
         }
-        if let Some(&(_, t)) = self.decoded.tiles.iter().find(|(k, _)| *k == i) {
-            return Some((Face::Tile(t), d.p_tile(t)));
+        if let Some(t) = self.read_as().get(&i) {
+            return Some((Face::Tile(*t), d.p_tile(*t)));
         }
         let ranked = d.ranked();
         let set_aside = self
@@ -168,8 +178,7 @@ fn round(x: f32, k: f32) -> f64 {
 
 /// The JSON line of a scan, as other tools read it.
 pub fn to_json(o: &ScanOutcome) -> Value {
-    let read: std::collections::HashMap<usize, crate::tile::Tile> =
-        o.decoded.tiles.iter().copied().collect();
+    let read = o.read_as();
     let tiles: Vec<Value> = o
         .detections
         .iter()

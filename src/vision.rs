@@ -153,6 +153,8 @@ impl Default for VisionConfig {
 
 /// A reading less confident than this is tried again with the crop turned round.
 const UNSURE: f32 = 0.6;
+/// An upright tile's reading turned round must beat the first by this much to win.
+const TURN_MARGIN: f32 = 0.15;
 
 fn max(v: &[f32]) -> f32 {
     v.iter().copied().fold(0.0f32, f32::max)
@@ -418,7 +420,20 @@ impl Recognizer {
         let first = self.classify(&crops)?;
         // An unsure reading is tried again turned round: the finder may have swapped top and
         // bottom. The turned reading wins only when clearly more confident.
-        let unsure: Vec<usize> = (0..up.len()).filter(|&k| max(&first[k]) < UNSURE).collect();
+        // Sideways tiles are always read both ways: which of left and right the face's top
+        // points to is the finder's weakest call, and a claimed tile matters to the score.
+        let sideways: Vec<bool> = up
+            .iter()
+            .map(|&i| {
+                matches!(
+                    kept[i].0.orientation,
+                    Orientation::Left | Orientation::Right
+                )
+            })
+            .collect();
+        let unsure: Vec<usize> = (0..up.len())
+            .filter(|&k| max(&first[k]) < UNSURE || sideways[k])
+            .collect();
         let mut second = Vec::new();
         if !unsure.is_empty() {
             let mut turned = Array4::<f32>::zeros((unsure.len(), 3, CROP_H, CROP_W));
@@ -438,7 +453,8 @@ impl Recognizer {
             let d = &mut kept[i].0;
             d.probs = first[k].clone();
             if let Some(j) = unsure.iter().position(|&u| u == k) {
-                if max(&second[j]) > max(&first[k]) + 0.15 {
+                let margin = if sideways[k] { 0.0 } else { TURN_MARGIN };
+                if max(&second[j]) > max(&first[k]) + margin {
                     d.orientation = match d.orientation {
                         Orientation::Up => Orientation::Down,
                         Orientation::Down => Orientation::Up,

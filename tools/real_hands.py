@@ -120,7 +120,7 @@ def lay_out(seed: int, hand: dict, bank: dict, flowers: list[str]) -> Image.Imag
     gap = rng.choice([0, 1, 2])
     cls = faces.CLASSES.index
     standing = sorted(hand["concealed"], key=cls) if rng.random() < 0.7 else rng.sample(hand["concealed"], len(hand["concealed"]))
-    x0, y0 = rng.randint(40, 120), rng.randint(250, 400)
+    x0, y0 = rng.randint(40, 120), rng.randint(450, 600)
     x = x0
     for t in standing:
         s.place(x, y0, tw, th, 0, False, cls(t))
