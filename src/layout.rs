@@ -293,26 +293,20 @@ pub fn read(dets: &[Detection]) -> TableReading {
         }
     }
 
-    // Runs: tiles in a row with gaps under a third of a tile width between them.
+    // Runs: tiles in a row with gaps under a third of a tile width between them; a row with
+    // sideways tiles is cut into melds of 3 or 4 with one sideways tile each where it can be,
+    // even when the player left no clear gap between melds (split_row).
     let mut runs: Vec<(usize, Vec<Placed>)> = Vec::new();
     for (r, row) in rows.iter_mut().enumerate() {
         row.sort_by(|a, b| a.x0.total_cmp(&b.x0));
-        let mut cur: Vec<Placed> = Vec::new();
-        for p in row.iter() {
-            if let Some(last) = cur.last() {
-                let gap = p.x0 - last.x1;
-                if gap < -0.4 * w {
-                    out.issues
-                        .push(format!("tiles {} and {} overlap", last.idx, p.idx));
-                }
-                if gap > 0.3 * w {
-                    runs.push((r, std::mem::take(&mut cur)));
-                }
+        for pair in row.windows(2) {
+            if pair[1].x0 - pair[0].x1 < -0.4 * w {
+                out.issues
+                    .push(format!("tiles {} and {} overlap", pair[0].idx, pair[1].idx));
             }
-            cur.push(*p);
         }
-        if !cur.is_empty() {
-            runs.push((r, cur));
+        for (a, b) in split_row(row, w) {
+            runs.push((r, row[a..b].to_vec()));
         }
     }
 
@@ -474,6 +468,77 @@ pub fn read(dets: &[Detection]) -> TableReading {
 fn same_top_face(dets: &[Detection], idx: &[usize]) -> bool {
     let faces: Vec<Option<Face>> = idx.iter().map(|&i| dets[i].top().map(|f| f.0)).collect();
     faces.windows(2).all(|w| w[0] == w[1])
+}
+
+/// Cuts a row of tiles (sorted left to right) into runs, as `[start, end)` ranges. Without
+/// sideways tiles: cut at every gap wider than a third of a tile. With them, the cut that
+/// costs least, where a run holding sideways tiles must be a meld (3 or 4 tiles, one of them
+/// sideways), cutting where tiles touch costs the missing gap, and a wide gap inside a meld
+/// costs its excess. A row no such cut fits is cut at its gaps alone.
+fn split_row(row: &[Placed], w: f32) -> Vec<(usize, usize)> {
+    let n = row.len();
+    let wide = 0.3 * w;
+    let gap = |k: usize| row[k + 1].x0 - row[k].x1; // between tile k and k + 1
+    let at_gaps = || {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for k in 0..n.saturating_sub(1) {
+            if gap(k) > wide {
+                out.push((start, k + 1));
+                start = k + 1;
+            }
+        }
+        if n > 0 {
+            out.push((start, n));
+        }
+        out
+    };
+    if !row.iter().any(|p| p.sideways) {
+        return at_gaps();
+    }
+    // best[i]: least cost of cutting row[..i]; from[i]: where its last run starts.
+    let mut best = vec![f32::INFINITY; n + 1];
+    let mut from = vec![usize::MAX; n + 1];
+    best[0] = 0.0;
+    for end in 1..=n {
+        for start in (0..end).rev() {
+            let k = end - start;
+            let inner_wide = (start..end - 1).any(|j| gap(j) > wide);
+            let sideways = row[start..end].iter().filter(|p| p.sideways).count();
+            let cost = if sideways == 0 {
+                if inner_wide {
+                    continue; // a plain run never spans a wide gap
+                }
+                0.0
+            } else if sideways == 1 && (k == 3 || k == 4) {
+                (start..end - 1).map(|j| (gap(j) - wide).max(0.0)).sum()
+            } else {
+                continue;
+            };
+            let cut = if end < n {
+                (wide - gap(end - 1)).max(0.0)
+            } else {
+                0.0
+            };
+            let total = best[start] + cost + cut;
+            if total < best[end] {
+                best[end] = total;
+                from[end] = start;
+            }
+        }
+    }
+    if !best[n].is_finite() {
+        return at_gaps();
+    }
+    let mut out = Vec::new();
+    let mut end = n;
+    while end > 0 {
+        let start = from[end];
+        out.push((start, end));
+        end = start;
+    }
+    out.reverse();
+    out
 }
 
 fn centre(k: &[[f32; 2]; 4]) -> [f32; 2] {

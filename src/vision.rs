@@ -362,11 +362,15 @@ impl Recognizer {
                 }
             }
         }
-        // Overlapping boxes (a tile seen as both face up and face down): keep the stronger.
+        // Overlapping boxes (a tile seen as both face up and face down, or a sideways tile
+        // seen also as an upright one inside it): keep the stronger.
         found.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
         let mut boxes_kept: Vec<(Detection, [f32; 4], [f32; 4])> = Vec::new();
         for f in found {
-            if boxes_kept.iter().all(|(_, k, _)| iou(&f.1, k) < 0.5) {
+            if boxes_kept
+                .iter()
+                .all(|(_, k, _)| iou(&f.1, k) < 0.5 && covered(&f.1, k) < 0.7)
+            {
                 boxes_kept.push(f);
             }
         }
@@ -560,6 +564,18 @@ fn corners_for(b: [f32; 4], o: Orientation) -> [[f32; 2]; 4] {
         Orientation::Right => [tr, br, bl, tl],
         Orientation::Down => [br, bl, tl, tr],
         Orientation::Left => [bl, tl, tr, br],
+    }
+}
+
+/// How much of the smaller of two boxes lies inside the other (0..1).
+fn covered(a: &[f32; 4], b: &[f32; 4]) -> f32 {
+    let ix = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
+    let iy = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
+    let smaller = ((a[2] - a[0]) * (a[3] - a[1])).min((b[2] - b[0]) * (b[3] - b[1]));
+    if smaller > 0.0 {
+        ix * iy / smaller
+    } else {
+        0.0
     }
 }
 

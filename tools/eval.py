@@ -35,6 +35,14 @@ def session(path: Path) -> ort.InferenceSession:
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 
+def covered(a, b) -> float:
+    """How much of the smaller box lies inside the other (as src/vision.rs suppresses)."""
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return ix * iy / smaller if smaller > 0 else 0.0
+
+
 def find_tiles(sess, img: Image.Image, thresh=0.3):
     """Boxes (x0, y0, x1, y1, face_down, orientation, score) in source pixels. As in Rust: the
     long side scaled to td.INFER_LONG_SIDE, each side padded grey to a multiple of 32."""
@@ -51,7 +59,7 @@ def find_tiles(sess, img: Image.Image, thresh=0.3):
     dets.sort(key=lambda d: -d[6])
     kept = []
     for d in dets:
-        if all(td.iou(d, k) < 0.5 for k in kept):
+        if all(td.iou(d, k) < 0.5 and covered(d, k) < 0.7 for k in kept):
             kept.append(d)
     return [((d[0] - px) / s, (d[1] - py) / s, (d[2] - px) / s, (d[3] - py) / s, d[4], d[5], d[6]) for d in kept]
 

@@ -227,6 +227,28 @@ def main():
     t.tile("s3")
     write("flower_misread_aside", "three bonus tiles aside; the first read 1s (60%), 30% flower or season", t.dets,
           {"hand": "123m456p789s11sEEE", "flowers": 3, "groups": ["hand", "winning", "bonus"]})
+
+    # 13. Melds laid touching in a row in front of the hand, no gap between them; the last
+    # pung has a wide gap inside it, after its sideways tile.
+    t = Table()
+    t.run("1s")
+    t.space()
+    t.tile("1s")
+    t.x, t.y = 100.0, t.y + 120
+    t.tile("1m", sideways=True)
+    t.run("23m")
+    t.run("7p")
+    t.tile("7p", sideways=True)
+    t.run("7p")
+    t.run("99s")
+    t.tile("9s", sideways=True)
+    t.space(0.5)
+    t.tile("C")
+    t.tile("C", sideways=True)
+    t.space(0.5)
+    t.tile("C")
+    write("melds_touching", "melds laid touching in front of the hand; a gap inside the last pung", t.dets,
+          {"hand": "[123m,1][777p,2][999s,3][CCC,2]11s", "groups": ["hand", "chow", "pung", "pung", "pung", "winning"]})
     print(f"wrote {len(list(OUT.glob('*.json')))} fixtures to {OUT}")
 
 
