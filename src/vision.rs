@@ -369,7 +369,7 @@ impl Recognizer {
         for f in found {
             if boxes_kept
                 .iter()
-                .all(|(_, k, _)| iou(&f.1, k) < 0.5 && covered(&f.1, k) < 0.7)
+                .all(|(_, k, _)| iou(&f.1, k) < 0.5 && covered(&f.1, k) < 0.5)
             {
                 boxes_kept.push(f);
             }

@@ -59,7 +59,7 @@ def find_tiles(sess, img: Image.Image, thresh=0.3):
     dets.sort(key=lambda d: -d[6])
     kept = []
     for d in dets:
-        if all(td.iou(d, k) < 0.5 and covered(d, k) < 0.7 for k in kept):
+        if all(td.iou(d, k) < 0.5 and covered(d, k) < 0.5 for k in kept):
             kept.append(d)
     return [((d[0] - px) / s, (d[1] - py) / s, (d[2] - px) / s, (d[3] - py) / s, d[4], d[5], d[6]) for d in kept]
 
