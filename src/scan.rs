@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::decode::{Decoded, decode};
+use crate::decode::{Decoded, read_and_decode};
 use crate::detection::{Detection, Face};
-use crate::layout::{self, GroupKind, TableReading};
+use crate::layout::{GroupKind, TableReading};
 use crate::scoring::{RuleSet, Score, WinContext, score};
 use crate::vision::{Recognizer, VisionError, load_photo};
 use crate::{explain, json as sjson, notation};
@@ -120,10 +120,10 @@ pub fn finish(
     ms_model: f64,
     t0: Instant,
 ) -> ScanOutcome {
-    let reading = layout::read(&detections);
-    let decoded = decode(&detections, &reading, rules);
+    let (reading, decoded, bonus_note) = read_and_decode(&detections, rules);
     let mut assumed = reading.assumed.clone();
     assumed.extend(decoded.assumed.iter().cloned());
+    assumed.extend(bonus_note);
     let mut issues = reading.issues.clone();
     issues.extend(decoded.issues.iter().cloned());
     let mut ctx = given.context;

@@ -1,5 +1,5 @@
 //! Recorded detections (tests/fixtures, written by tools/make_fixtures.py) through `layout`
-//! and `decode`, without ONNX Runtime: every meld situation the rules describe, a misread tile
+//! and `decode` (as `scan` runs them, with `read_and_decode`), without ONNX Runtime: every meld situation the rules describe, a misread tile
 //! corrected, and impossible tables.
 
 #![allow(
@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use common::canonical;
 use serde_json::Value;
-use suanfan::decode::decode;
+use suanfan::decode::{decode, read_and_decode};
 use suanfan::json::detections_from_json;
 use suanfan::layout::{self, GroupKind};
 use suanfan::notation;
@@ -49,8 +49,7 @@ fn every_fixture_reads_as_expected() {
     let mut failures = Vec::new();
     for (name, fx) in &all {
         let dets = detections_from_json(&fx["detections"]).unwrap();
-        let reading = layout::read(&dets);
-        let decoded = decode(&dets, &reading, &RuleSet::default());
+        let (reading, decoded, note) = read_and_decode(&dets, &RuleSet::default());
         let expect = &fx["expect"];
         let summary = format!(
             "{name}: groups {:?}, assumed {:?}, issues {:?} {:?}, hand {:?}",
@@ -111,6 +110,15 @@ fn every_fixture_reads_as_expected() {
                     "{summary}: want {n} corrected tiles, got {:?}",
                     decoded.changes
                 ));
+            }
+        }
+        if let Some(needle) = expect["assumed_contains"].as_str() {
+            if !note
+                .iter()
+                .chain(&reading.assumed)
+                .any(|a| a.contains(needle))
+            {
+                failures.push(format!("{summary}: want an assumption with '{needle}'"));
             }
         }
         if let Some(n) = expect["assumed_min"].as_u64() {

@@ -249,6 +249,16 @@ def main():
     t.tile("C")
     write("melds_touching", "melds laid touching in front of the hand; a gap inside the last pung", t.dets,
           {"hand": "[123m,1][777p,2][999s,3][CCC,2]11s", "groups": ["hand", "chow", "pung", "pung", "pung", "winning"]})
+
+    # 14. The 1s bird read as a flower, at the end of the hand row: set aside, the hand is a
+    # tile short; taken as a playing tile, it completes the hand.
+    t = Table()
+    t.tile("s4", p=0.5, alt={"1s": 0.12, "f3": 0.1})
+    t.run("23s456p789s11mEE")
+    t.space()
+    t.tile("E")
+    write("bird_read_as_flower", "the 1s of 123s read s4 (50%, 1s 12%) at the end of the hand row", t.dets,
+          {"hand": "123s456p789s11mEEE", "flowers": 0, "assumed_contains": "taken as a playing tile"})
     print(f"wrote {len(list(OUT.glob('*.json')))} fixtures to {OUT}")
 
 
