@@ -7,7 +7,7 @@ right, down, left). Trained on synthetic scenes (tools/scenes.py), a third of th
 real tile crops of camerash-dev photos that no evaluation uses; the Rust pipeline decodes
 the maps (peaks, boxes, orientation) and classifies each tile with the face classifier.
 
-    python tools/train_detector.py [--scenes 1500] [--epochs 8] [--width 12]
+    python tools/train_detector.py [--scenes 3000] [--epochs 12] [--width 12]
 
 Runs on CPU (about 20 minutes on 2 cores with the defaults) or on a GPU when present.
 """
@@ -189,9 +189,9 @@ def match(pred, gt, thr=0.5):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenes", type=int, default=1500)
+    ap.add_argument("--scenes", type=int, default=3000)
     ap.add_argument("--val-scenes", type=int, default=150)
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--width", type=int, default=12)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=str(REPO / "models" / "tile_finder.onnx"))
