@@ -32,6 +32,7 @@ from PIL import Image
 
 import faces
 import scenes
+from make_fixtures import tiles as expand
 
 ROOT = Path(__file__).resolve().parent
 REPO = ROOT.parent
@@ -72,19 +73,6 @@ def compact(tiles: list[str]) -> str:
     if suit:
         out.append(run + suit)
     return "".join(out)
-
-
-def expand(s: str) -> list[str]:
-    out, digits = [], ""
-    for c in s:
-        if c.isdigit():
-            digits += c
-        elif c in "mps":
-            out += [d + c for d in digits]
-            digits = ""
-        else:
-            out.append(c)
-    return out
 
 
 def canonical(notation: str):
