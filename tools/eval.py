@@ -64,6 +64,16 @@ def find_tiles(sess, img: Image.Image, thresh=0.3):
     return [((d[0] - px) / s, (d[1] - py) / s, (d[2] - px) / s, (d[3] - py) / s, d[4], d[5], d[6]) for d in kept]
 
 
+def facedown_wrong(pred, gt) -> int:
+    """Labelled tiles whose best-matching box (IoU >= 0.5) has the wrong face-down flag."""
+    wrong = 0
+    for g in gt:
+        best = max(pred, key=lambda p: td.iou(p, g), default=None)
+        if best is not None and td.iou(best, g) >= 0.5 and bool(best[4]) != bool(g[4]):
+            wrong += 1
+    return wrong
+
+
 def localisation_synthetic(sess, n: int):
     bank = faces.load_bank()
     TP = P = G = 0
@@ -103,13 +113,14 @@ def main():
     print("== localisation (IoU >= 0.5)")
     TP, P, G = localisation_synthetic(finder, args.scenes)
     print(f"synthetic validation scenes ({args.scenes}): precision {TP / max(P, 1):.3f} recall {TP / max(G, 1):.3f} ({TP}/{G} tiles, {P} found)")
-    RT = RP = RG = 0
+    RT = RP = RG = RD = 0
     for name, img, gt in localisation_real():
         pred = find_tiles(finder, img)
         tp, p, g, _ = td.match(pred, gt)
-        RT, RP, RG = RT + tp, RP + p, RG + g
-        print(f"  real {name}: precision {tp / max(p, 1):.3f} recall {tp / max(g, 1):.3f} ({tp}/{g}, {p} found)")
-    print(f"real labelled photos: precision {RT / max(RP, 1):.3f} recall {RT / max(RG, 1):.3f} ({RT}/{RG} tiles, {RP} found)")
+        down = facedown_wrong(pred, gt)
+        RT, RP, RG, RD = RT + tp, RP + p, RG + g, RD + down
+        print(f"  real {name}: precision {tp / max(p, 1):.3f} recall {tp / max(g, 1):.3f} ({tp}/{g}, {p} found); face-down flag wrong on {down}")
+    print(f"real labelled photos: precision {RT / max(RP, 1):.3f} recall {RT / max(RG, 1):.3f} ({RT}/{RG} tiles, {RP} found); face-down flag wrong on {RD}")
 
     print("== face classification on real crops of photos not trained on")
     x, y, paths = tc.validation_set()
