@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One command: render the face bank, train both models, export them to models/, evaluate.
-# CPU, 2 cores: about 45 minutes (faces 10 s, classifier 20-30 min, finder ~8 min, eval 1 min).
+# CPU, 2 cores: about 50 minutes (faces 10 s, classifier 20-30 min, finder ~15 min, eval 1 min).
 set -euo pipefail
 cd "$(dirname "$0")"
 python faces.py

@@ -6,7 +6,7 @@ crops of the validation photos are never trained on; accuracy on them is printed
 
     python tools/train_classifier.py [--epochs 12] [--per-class 500] [--seed 1]
 
-Runs on CPU (about 15 minutes on 2 cores with the defaults) or on a GPU when one is present.
+Runs on CPU (20 to 30 minutes on 2 cores with the defaults) or on a GPU when one is present.
 """
 
 from __future__ import annotations

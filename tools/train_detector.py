@@ -9,7 +9,7 @@ the maps (peaks, boxes, orientation) and classifies each tile with the face clas
 
     python tools/train_detector.py [--scenes 3000] [--epochs 12] [--width 12]
 
-Runs on CPU (about 20 minutes on 2 cores with the defaults) or on a GPU when present.
+Runs on CPU (about 15 minutes on 2 cores with the defaults) or on a GPU when present.
 """
 
 from __future__ import annotations
