@@ -9,9 +9,14 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Whether ONNX Runtime is there. CI sets SUANFAN_REQUIRE_ONNXRUNTIME, and then a missing
+/// library fails the tests instead of skipping them.
 fn runtime() -> bool {
     match suanfan::vision::find_onnxruntime(None) {
         Ok(_) => true,
+        Err(e) if std::env::var_os("SUANFAN_REQUIRE_ONNXRUNTIME").is_some() => {
+            panic!("SUANFAN_REQUIRE_ONNXRUNTIME is set but {e}")
+        }
         Err(e) => {
             eprintln!("skipped: {e}");
             false
