@@ -50,8 +50,11 @@ impl ScanOutcome {
         if d.face_down {
             return None;
         }
-        if let Some(t) = self.read_as().get(&i) {
-            return Some((Face::Tile(*t), d.p_tile(*t)));
+        // The decoded tile, as `read_as` gives it (looked up without building the map).
+        if self.decoded.hand.is_some() {
+            if let Some(&(_, t)) = self.decoded.tiles.iter().find(|(k, _)| *k == i) {
+                return Some((Face::Tile(t), d.p_tile(t)));
+            }
         }
         let ranked = d.ranked();
         let set_aside = self

@@ -525,14 +525,14 @@ fn orientations(boxes: &[([f32; 4], [f32; 4])]) -> Vec<Orientation> {
             .unwrap_or(0)
     };
     let aspect = |b: &[f32; 4]| ((b[2] - b[0]) / (b[3] - b[1]).max(1e-3)).max(1e-3);
-    let mut aspects: Vec<f32> = boxes.iter().map(|(b, _)| aspect(b)).collect();
-    aspects.sort_by(f32::total_cmp);
     if boxes.len() < 4 {
         return boxes
             .iter()
             .map(|(_, p)| TURNS[argmax(p, &[0, 1, 2, 3])])
             .collect();
     }
+    let mut aspects: Vec<f32> = boxes.iter().map(|(b, _)| aspect(b)).collect();
+    aspects.sort_by(f32::total_cmp);
     let typical = aspects[aspects.len() / 2];
     // Which way the typical tile lies: the finder's vote over the boxes of typical shape.
     let (mut upright, mut across) = (0.0f32, 0.0f32);
