@@ -1,12 +1,14 @@
 //! Tiles in a photo: the two ONNX models of `models/` run with ONNX Runtime.
 //!
 //! 1. `tile_finder.onnx` looks at the photo scaled to 416 pixels on its long side (padded
-//!    grey to multiples of 32) and gives, on a grid of stride 4, a centre heat map for face-up and face-down tiles, box sizes, centre offsets
-//!    and the orientation of each face. Peaks become boxes in source pixels; the letterbox
-//!    never leaves this module.
-//! 2. `tile_classifier.onnx` reads each face-up tile, cut from the full-resolution photo and
-//!    turned upright (64×48), and gives probabilities over the 42 faces. Each crop is also
-//!    read turned round; the more confident reading wins, which corrects up/down confusions.
+//!    grey to multiples of 32) and gives, on a grid of stride 4: a centre heat map for face-up
+//!    and face-down tiles, box sizes and centre offsets, the orientation of each face, and the
+//!    face as a turned rectangle (its angle within ±45° and its two sides). Peaks become turned
+//!    outlines in source pixels; the letterbox never leaves this module.
+//! 2. `tile_classifier.onnx` reads each face-up tile, sampled from the full-resolution photo
+//!    along the face's own axes (so a slanted tile is read straight, 64×48), and gives
+//!    probabilities over the 42 faces. Unsure and sideways tiles are also read turned round;
+//!    the more confident reading wins, which corrects up/down confusions.
 //!
 //! ONNX Runtime is loaded at run time from `libonnxruntime.so` (the PyPI wheel
 //! `onnxruntime==1.31.1`): from `--onnxruntime`, `ORT_DYLIB_PATH`, the folder `install-onnxruntime`
@@ -298,12 +300,20 @@ impl Recognizer {
             .try_extract_array::<f32>()
             .map_err(model_err)?
             .to_owned();
+        // The turned box (angle and sides of the face); a finder without it gives upright boxes.
+        let rbox = match outputs.get("rbox") {
+            Some(v) => Some(v.try_extract_array::<f32>().map_err(model_err)?.to_owned()),
+            None => None,
+        };
         drop(outputs);
         t.finder = t0.elapsed().as_secs_f64() * 1e3;
         let want = [1, 2, grid_h, grid_w];
         if heat.shape() != want
             || boxes.shape() != [1, 4, grid_h, grid_w]
             || orient.shape() != [1, 4, grid_h, grid_w]
+            || rbox
+                .as_ref()
+                .is_some_and(|r| r.shape() != [1, 4, grid_h, grid_w])
         {
             return Err(VisionError::Model(format!(
                 "tile finder gave maps of shape {:?} for an input of {iw}×{ih}; expected {want:?}: \
@@ -312,7 +322,7 @@ impl Recognizer {
             )));
         }
 
-        let mut found: Vec<(Detection, [f32; 4], [f32; 4])> = Vec::new();
+        let mut found: Vec<(Detection, [f32; 4], [f32; 4], Rect)> = Vec::new();
         for ch in 0..2 {
             for gy in 0..grid_h {
                 for gx in 0..grid_w {
@@ -356,73 +366,75 @@ impl Recognizer {
                     }
                     let turn: [f32; 4] = std::array::from_fn(|i| orient[[0, i, gy, gx]]);
                     let bounds = [a[0], a[1], b[0], b[1]];
+                    let centre = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+                    let rect = match &rbox {
+                        Some(r) => {
+                            let angle = r[[0, 1, gy, gx]].atan2(r[[0, 0, gy, gx]]) / 4.0;
+                            let side = |k: usize| r[[0, k, gy, gx]].exp() * STRIDE / s;
+                            Rect {
+                                centre,
+                                angle,
+                                along: side(2),
+                                across: side(3),
+                            }
+                        }
+                        None => Rect {
+                            centre,
+                            angle: 0.0,
+                            along: b[0] - a[0],
+                            across: b[1] - a[1],
+                        },
+                    };
                     let det = Detection {
-                        corners: corners_for(bounds, Orientation::Up),
+                        corners: rect.corners(Orientation::Up),
                         score: v,
                         face_down: ch == 1,
                         orientation: Orientation::Up,
                         probs: Vec::new(),
                     };
-                    found.push((det, bounds, turn));
+                    found.push((det, bounds, turn, rect));
                 }
             }
         }
         // Overlapping boxes (a tile seen as both face up and face down, or a sideways tile
         // seen also as an upright one inside it): keep the stronger.
         found.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
-        let mut boxes_kept: Vec<(Detection, [f32; 4], [f32; 4])> = Vec::new();
+        let mut boxes_kept: Vec<(Detection, [f32; 4], [f32; 4], Rect)> = Vec::new();
         for f in found {
             if boxes_kept
                 .iter()
-                .all(|(_, k, _)| iou(&f.1, k) < 0.5 && covered(&f.1, k) < 0.5)
+                .all(|(_, k, _, _)| iou(&f.1, k) < 0.5 && covered(&f.1, k) < 0.5)
             {
                 boxes_kept.push(f);
             }
         }
+        // Orientation by shape: the sides of the turned box, which a slanted photo does not
+        // square up as it does the upright ones.
         let turned = orientations(
             &boxes_kept
                 .iter()
-                .map(|(_, b, p)| (*b, *p))
+                .map(|(_, _, p, r)| ([0.0, 0.0, r.along, r.across], *p))
                 .collect::<Vec<_>>(),
         );
-        let mut kept: Vec<(Detection, [f32; 4])> = boxes_kept
+        let (fw, fh) = (w as f32, h as f32);
+        let mut kept: Vec<Detection> = boxes_kept
             .into_iter()
             .zip(turned)
-            .map(|((mut d, b, _), o)| {
+            .map(|((mut d, _, _, r), o)| {
                 d.orientation = o;
-                d.corners = corners_for(b, o);
-                (d, b)
+                d.corners = r
+                    .corners(o)
+                    .map(|p| [p[0].clamp(0.0, fw), p[1].clamp(0.0, fh)]);
+                d
             })
             .collect();
 
-        // Crops of the face-up tiles, upright.
+        // Crops of the face-up tiles, read off the full photo along the face's own axes.
         let t1 = Instant::now();
-        let up: Vec<usize> = (0..kept.len()).filter(|&i| !kept[i].0.face_down).collect();
+        let up: Vec<usize> = (0..kept.len()).filter(|&i| !kept[i].face_down).collect();
         let mut crops = Array4::<f32>::zeros((up.len(), 3, CROP_H, CROP_W));
         for (k, &i) in up.iter().enumerate() {
-            let (d, b) = &kept[i];
-            let (x0, y0) = (b[0].floor().max(0.0) as u32, b[1].floor().max(0.0) as u32);
-            let (x0, y0) = (x0.min(w - 1), y0.min(h - 1));
-            let cw = ((b[2] - b[0]).ceil() as u32).clamp(1, w - x0);
-            let ch = ((b[3] - b[1]).ceil() as u32).clamp(1, h - y0);
-            let view = imageops::crop_imm(img, x0, y0, cw, ch).to_image();
-            let upright = match d.orientation {
-                Orientation::Up => view,
-                Orientation::Right => imageops::rotate270(&view),
-                Orientation::Down => imageops::rotate180(&view),
-                Orientation::Left => imageops::rotate90(&view),
-            };
-            let small = imageops::resize(
-                &upright,
-                CROP_W as u32,
-                CROP_H as u32,
-                imageops::FilterType::Triangle,
-            );
-            for (x, y, p) in small.enumerate_pixels() {
-                for c in 0..3 {
-                    crops[[k, c, y as usize, x as usize]] = f32::from(p[c]);
-                }
-            }
+            sample_face(img, &kept[i].corners, &mut crops, k);
         }
         t.crops = t1.elapsed().as_secs_f64() * 1e3;
         let t2 = Instant::now();
@@ -433,12 +445,7 @@ impl Recognizer {
         // points to is the finder's weakest call, and a claimed tile matters to the score.
         let sideways: Vec<bool> = up
             .iter()
-            .map(|&i| {
-                matches!(
-                    kept[i].0.orientation,
-                    Orientation::Left | Orientation::Right
-                )
-            })
+            .map(|&i| matches!(kept[i].orientation, Orientation::Left | Orientation::Right))
             .collect();
         let unsure: Vec<usize> = (0..up.len())
             .filter(|&k| max(&first[k]) < UNSURE || sideways[k])
@@ -458,8 +465,7 @@ impl Recognizer {
             second = self.classify(&turned)?;
         }
         for (k, &i) in up.iter().enumerate() {
-            let bounds = kept[i].1;
-            let d = &mut kept[i].0;
+            let d = &mut kept[i];
             d.probs = first[k].clone();
             if let Some(j) = unsure.iter().position(|&u| u == k) {
                 let margin = if sideways[k] { 0.0 } else { TURN_MARGIN };
@@ -470,13 +476,14 @@ impl Recognizer {
                         Orientation::Left => Orientation::Right,
                         Orientation::Right => Orientation::Left,
                     };
-                    d.corners = corners_for(bounds, d.orientation);
+                    let c = d.corners;
+                    d.corners = [c[2], c[3], c[0], c[1]];
                     d.probs = second[j].clone();
                 }
             }
         }
         t.classifier = t2.elapsed().as_secs_f64() * 1e3;
-        Ok((kept.into_iter().map(|(d, _)| d).collect(), t))
+        Ok((kept, t))
     }
 }
 
@@ -558,17 +565,83 @@ fn orientations(boxes: &[([f32; 4], [f32; 4])]) -> Vec<Orientation> {
         .collect()
 }
 
-/// The corners of a box, clockwise from the face's top left.
-fn corners_for(b: [f32; 4], o: Orientation) -> [[f32; 2]; 4] {
-    let tl = [b[0], b[1]];
-    let tr = [b[2], b[1]];
-    let br = [b[2], b[3]];
-    let bl = [b[0], b[3]];
-    match o {
-        Orientation::Up => [tl, tr, br, bl],
-        Orientation::Right => [tr, br, bl, tl],
-        Orientation::Down => [br, bl, tl, tr],
-        Orientation::Left => [bl, tl, tr, br],
+/// A tile's face as a turned rectangle in source pixels: `along` is the side turned by
+/// `angle` (radians, within ±45°) from the x axis, `across` the other.
+#[derive(Clone, Copy, Debug)]
+struct Rect {
+    centre: [f32; 2],
+    angle: f32,
+    along: f32,
+    across: f32,
+}
+
+impl Rect {
+    /// The corners, clockwise from the top left of the face as it reads when its top points
+    /// `o`.
+    fn corners(&self, o: Orientation) -> [[f32; 2]; 4] {
+        let (sin, cos) = self.angle.sin_cos();
+        let (ax, ay) = (cos * self.along / 2.0, sin * self.along / 2.0);
+        let (bx, by) = (-sin * self.across / 2.0, cos * self.across / 2.0);
+        let [cx, cy] = self.centre;
+        // The rectangle's own top left, top right, bottom right, bottom left.
+        let tl = [cx - ax - bx, cy - ay - by];
+        let tr = [cx + ax - bx, cy + ay - by];
+        let br = [cx + ax + bx, cy + ay + by];
+        let bl = [cx - ax + bx, cy - ay + by];
+        match o {
+            Orientation::Up => [tl, tr, br, bl],
+            Orientation::Right => [tr, br, bl, tl],
+            Orientation::Down => [br, bl, tl, tr],
+            Orientation::Left => [bl, tl, tr, br],
+        }
+    }
+}
+
+/// Cuts the face whose corners are given (clockwise from its top left) out of the photo,
+/// upright, CROP_W×CROP_H, into `crops[k]`. Each crop pixel averages a grid of bilinear
+/// samples as fine as the photo's pixels (up to 4×4), so that a big tile is shrunk smoothly.
+fn sample_face(img: &RgbImage, corners: &[[f32; 2]; 4], crops: &mut Array4<f32>, k: usize) {
+    let (w, h) = img.dimensions();
+    if w == 0 || h == 0 {
+        return;
+    }
+    let raw = img.as_raw();
+    let stride = w as usize * 3;
+    let o = corners[0];
+    let right = [corners[1][0] - o[0], corners[1][1] - o[1]];
+    let down = [corners[3][0] - o[0], corners[3][1] - o[1]];
+    let step =
+        (right[0].hypot(right[1]) / CROP_W as f32).max(down[0].hypot(down[1]) / CROP_H as f32);
+    let n = ((step / 2.0).ceil() as usize).clamp(1, 4);
+    let weight = 1.0 / (n * n) as f32;
+    let (xmax, ymax) = (w as f32 - 1.0, h as f32 - 1.0);
+    for y in 0..CROP_H {
+        for x in 0..CROP_W {
+            let mut acc = [0.0f32; 3];
+            for sy in 0..n {
+                let v = (y as f32 + (sy as f32 + 0.5) / n as f32) / CROP_H as f32;
+                for sx in 0..n {
+                    let u = (x as f32 + (sx as f32 + 0.5) / n as f32) / CROP_W as f32;
+                    // Pixel centres sit at +0.5.
+                    let px = (o[0] + right[0] * u + down[0] * v - 0.5).clamp(0.0, xmax);
+                    let py = (o[1] + right[1] * u + down[1] * v - 0.5).clamp(0.0, ymax);
+                    let (x0, y0) = (px as usize, py as usize);
+                    let dx = if x0 + 1 < w as usize { 3 } else { 0 };
+                    let dy = if y0 + 1 < h as usize { stride } else { 0 };
+                    let (fx, fy) = (px - x0 as f32, py - y0 as f32);
+                    let i = y0 * stride + x0 * 3;
+                    let (w00, w01) = ((1.0 - fx) * (1.0 - fy), fx * (1.0 - fy));
+                    let (w10, w11) = ((1.0 - fx) * fy, fx * fy);
+                    for (c, a) in acc.iter_mut().enumerate() {
+                        let p = |j: usize| f32::from(raw[i + j + c]);
+                        *a += p(0) * w00 + p(dx) * w01 + p(dy) * w10 + p(dy + dx) * w11;
+                    }
+                }
+            }
+            for (c, a) in acc.iter().enumerate() {
+                crops[[k, c, y, x]] = a * weight;
+            }
+        }
     }
 }
 
@@ -700,6 +773,102 @@ pub fn load_image(path: &Path) -> Result<RgbImage, VisionError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
+        (a[0] - b[0]).hypot(a[1] - b[1])
+    }
+
+    #[test]
+    fn a_turned_rect_lays_its_sides_along_its_angle() {
+        let r = Rect {
+            centre: [100.0, 80.0],
+            angle: 30f32.to_radians(),
+            along: 40.0,
+            across: 20.0,
+        };
+        let c = r.corners(Orientation::Up);
+        assert!((dist(c[0], c[1]) - 40.0).abs() < 1e-3);
+        assert!((dist(c[1], c[2]) - 20.0).abs() < 1e-3);
+        let top = (c[1][1] - c[0][1]).atan2(c[1][0] - c[0][0]).to_degrees();
+        assert!((top - 30.0).abs() < 1e-3, "top edge at {top}°");
+        // Turned a quarter: the face's top edge is the short side, and the corners go round.
+        let side = r.corners(Orientation::Right);
+        assert!((dist(side[0], side[1]) - 20.0).abs() < 1e-3);
+        assert_eq!(side[0], c[1]);
+        // Centred where the box was.
+        let mid = [
+            c.iter().map(|p| p[0]).sum::<f32>() / 4.0,
+            c.iter().map(|p| p[1]).sum::<f32>() / 4.0,
+        ];
+        assert!(dist(mid, r.centre) < 1e-3);
+    }
+
+    /// A face turned by 25° whose top half is red and bottom half blue, on grey.
+    fn turned_face(r: &Rect) -> RgbImage {
+        let (sin, cos) = r.angle.sin_cos();
+        RgbImage::from_fn(240, 200, |x, y| {
+            let (dx, dy) = (x as f32 + 0.5 - r.centre[0], y as f32 + 0.5 - r.centre[1]);
+            let (u, v) = (dx * cos + dy * sin, -dx * sin + dy * cos);
+            if u.abs() > r.along / 2.0 || v.abs() > r.across / 2.0 {
+                image::Rgb([128, 128, 128])
+            } else if v < 0.0 {
+                image::Rgb([220, 20, 20])
+            } else {
+                image::Rgb([20, 20, 220])
+            }
+        })
+    }
+
+    #[test]
+    fn a_turned_face_is_cut_out_upright() {
+        let r = Rect {
+            centre: [120.0, 100.0],
+            angle: 25f32.to_radians(),
+            along: 90.0,
+            across: 120.0,
+        };
+        let img = turned_face(&r);
+        let mut crops = Array4::<f32>::zeros((2, 3, CROP_H, CROP_W));
+        sample_face(&img, &r.corners(Orientation::Up), &mut crops, 0);
+        sample_face(&img, &r.corners(Orientation::Down), &mut crops, 1);
+        // Away from the edges and the middle line, every pixel is the face's colour.
+        for y in (4..CROP_H / 2 - 4).chain(CROP_H / 2 + 4..CROP_H - 4) {
+            for x in 4..CROP_W - 4 {
+                let top = y < CROP_H / 2;
+                let (red, blue) = (crops[[0, 0, y, x]], crops[[0, 2, y, x]]);
+                assert_eq!(
+                    red > blue,
+                    top,
+                    "upright crop at {x},{y}: red {red} blue {blue}"
+                );
+                let (red, blue) = (crops[[1, 0, y, x]], crops[[1, 2, y, x]]);
+                assert_eq!(
+                    red > blue,
+                    !top,
+                    "turned crop at {x},{y}: red {red} blue {blue}"
+                );
+                assert!(
+                    crops[[0, 1, y, x]] < 60.0,
+                    "grey background inside the crop at {x},{y}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_face_partly_outside_the_photo_is_cut_without_panicking() {
+        let r = Rect {
+            centre: [5.0, 195.0],
+            angle: -40f32.to_radians(),
+            along: 300.0,
+            across: 500.0,
+        };
+        let img = RgbImage::from_pixel(240, 200, image::Rgb([10, 200, 10]));
+        let mut crops = Array4::<f32>::zeros((1, 3, CROP_H, CROP_W));
+        sample_face(&img, &r.corners(Orientation::Left), &mut crops, 0);
+        assert!(crops.iter().all(|v| (0.0..=255.0).contains(v)));
+        assert!((crops[[0, 1, 10, 10]] - 200.0).abs() < 1e-3);
+    }
 
     /// Boxes of a row: `n` upright tiles 30×40 and, after them, the given extra boxes.
     fn row(n: usize, extra: &[([f32; 4], [f32; 4])]) -> Vec<([f32; 4], [f32; 4])> {

@@ -1,6 +1,6 @@
 """Evaluate the shipped ONNX models the way the Rust pipeline uses them.
 
-    python tools/eval.py [--scenes 200]
+    python tools/eval.py [--scenes 200] [--finder ONNX] [--classifier ONNX]
 
 Prints:
 - localisation precision and recall (IoU >= 0.5) on synthetic validation scenes (a seed never
@@ -54,7 +54,7 @@ def find_tiles(sess, img: Image.Image, thresh=0.3):
     canvas = Image.new("RGB", (cw, ch), (114, 114, 114))
     canvas.paste(img.resize((nw, nh), Image.BILINEAR), (px, py))
     x = np.asarray(canvas, np.float32).transpose(2, 0, 1)[None]
-    heat, box, orient = sess.run(None, {"image": x})
+    heat, box, orient = sess.run(["heat", "box", "orient"], {"image": x})
     dets = td.decode(heat[0], box[0], orient[0], thresh)
     dets.sort(key=lambda d: -d[6])
     kept = []
@@ -106,9 +106,11 @@ def localisation_real():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--scenes", type=int, default=200)
+    ap.add_argument("--finder", default=str(REPO / "models" / "tile_finder.onnx"))
+    ap.add_argument("--classifier", default=str(REPO / "models" / "tile_classifier.onnx"))
     args = ap.parse_args()
-    finder = session(REPO / "models" / "tile_finder.onnx")
-    classifier = session(REPO / "models" / "tile_classifier.onnx")
+    finder = session(Path(args.finder))
+    classifier = session(Path(args.classifier))
 
     print("== localisation (IoU >= 0.5)")
     TP, P, G = localisation_synthetic(finder, args.scenes)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import os
 import random
 import re
 import shutil
@@ -26,7 +27,9 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 ROOT = Path(__file__).resolve().parent
-SHARED = ROOT.parent.parent / "shared" / "data"
+# ../shared/data beside the repository; SUANFAN_SHARED_DATA points elsewhere (a copy carried to
+# a training machine, say).
+SHARED = Path(os.environ.get("SUANFAN_SHARED_DATA") or ROOT.parent.parent / "shared" / "data")
 CACHE = ROOT / ".cache" / "faces"
 
 # Model class order (same as src/detection.rs).

@@ -99,7 +99,9 @@ def truth(hand: dict) -> str:
     return "".join(parts) + compact(sorted(hand["concealed"], key=faces.CLASSES.index) + [hand["win_tile"]])
 
 
-def lay_out(seed: int, hand: dict, bank: dict, flowers: list[str]) -> Image.Image:
+def lay_out(seed: int, hand: dict, bank: dict, flowers: list[str], labels: list | None = None) -> Image.Image:
+    """The hand laid out and photographed; `labels`, when given, receives each tile's corners
+    in the returned image (as scenes.Scene labels them)."""
     rng = random.Random(seed)
     size = 1600
     s = scenes.Scene(size, rng, {c: bank.get(c, []) for c in faces.CLASSES})
@@ -146,6 +148,9 @@ def lay_out(seed: int, hand: dict, bank: dict, flowers: list[str]) -> Image.Imag
     ys = [p[1] for t in tiles for p in t["corners"]]
     m = rng.randint(30, 120)
     box = (max(0, int(min(xs)) - m), max(0, int(min(ys)) - m), min(size, int(max(xs)) + m), min(size, int(max(ys)) + m))
+    if labels is not None:
+        for t in tiles:
+            labels.append(dict(t, corners=[[p[0] - box[0], p[1] - box[1]] for p in t["corners"]]))
     return img.crop(box)
 
 
@@ -154,6 +159,7 @@ def main():
     ap.add_argument("--n", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--binary", default=str(REPO / "target" / "release" / "suanfan"))
+    ap.add_argument("--scan-args", default="", help="more flags for suanfan scan, e.g. '--finder-model F.onnx'")
     ap.add_argument("--show", type=int, default=5, help="print this many failed hands in full")
     args = ap.parse_args()
     if not (CAMERASH / "labels.csv").exists() or not CORPUS.exists():
@@ -186,7 +192,7 @@ def main():
         expected[str(path)] = (truth(hand), len(flowers), collections.Counter(face_up + flowers))
     print(f"{len(expected)} hands written to {OUT}")
 
-    run = subprocess.run([args.binary, "scan", "--format", "json", str(OUT)], capture_output=True, text=True)
+    run = subprocess.run([args.binary, "scan", "--format", "json", *args.scan_args.split(), str(OUT)], capture_output=True, text=True)
     if run.returncode not in (0, 1):
         sys.exit(f"{args.binary} failed ({run.returncode}): {run.stderr.strip()}")
     got = {}

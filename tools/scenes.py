@@ -13,6 +13,7 @@ face-down flag, and orientation (0 up, 1 right, 2 down, 3 left: where the face's
 from __future__ import annotations
 
 import math
+import os
 import random
 
 import numpy as np
@@ -22,6 +23,8 @@ import faces
 import synth
 
 BACK_COLORS = [(30, 120, 70), (30, 80, 160), (220, 170, 40), (170, 40, 40), (240, 240, 235), (60, 60, 60), (120, 60, 160)]
+if os.environ.get("SUANFAN_NO_WHITE_BACKS"):  # an experiment: no white-backed sets
+    BACK_COLORS.remove((240, 240, 235))
 
 
 def background(size: int, rng: random.Random) -> Image.Image:
@@ -201,7 +204,8 @@ class Scene:
         img = self.img.convert("RGB")
         S = self.size
         # Camera: a rotation and a perspective squeeze of the far side, applied to the labels too.
-        ang = math.radians(rng.uniform(-12, 12)) if rng.random() < 0.6 else 0.0
+        r = rng.random()
+        ang = math.radians(rng.uniform(-12, 12) if r < 0.55 else rng.uniform(-35, 35) if r < 0.7 else 0.0)
         squeeze = rng.uniform(0, 0.18) if rng.random() < 0.5 else 0.0
         src = [(0, 0), (S, 0), (S, S), (0, S)]
         c = S / 2
@@ -213,10 +217,19 @@ class Scene:
             x *= 1 - squeeze * (1 - t)
             return (x + c, y + c)
         dst = [fwd(p) for p in src]
+        # The image is warped by the homography through the four corners, so the labels go
+        # through the same homography (not through `fwd`, which is not one: labels moved by it
+        # sat up to a third of a tile below the tiles in squeezed scenes).
         coeffs = _perspective_coeffs(dst, src)
         img = img.transform((S, S), Image.PERSPECTIVE, coeffs, resample=Image.BILINEAR, fillcolor=tuple(np.asarray(img)[0, 0].tolist()))
+        a, b, c_, d, e, f, g, h = _perspective_coeffs(src, dst)
+
+        def homography(p):
+            w = g * p[0] + h * p[1] + 1
+            return [(a * p[0] + b * p[1] + c_) / w, (d * p[0] + e * p[1] + f) / w]
+
         for t in self.tiles:
-            t["corners"] = [list(map(float, fwd(p))) for p in t["corners"]]
+            t["corners"] = [homography(p) for p in t["corners"]]
         img = synth.photo_effects(img, rng)
         return img, self.tiles
 

@@ -129,3 +129,17 @@ def augment_real(crop: Image.Image, rng: random.Random) -> Image.Image:
     c = c.crop((j(w), j(h), w + j(w), h + j(h)))
     c = c.resize((CROP_W, CROP_H), Image.BILINEAR)
     return photo_effects(c, rng)
+
+
+def parallel_map(fn, items: list, workers: int = 0) -> list:
+    """`[fn(x) for x in items]` over worker processes (forked, so they share what the parent
+    loaded, such as the face bank). workers 0: one per CPU; 1: in this process. Each item
+    must carry its own seed so that the result does not depend on the number of workers."""
+    import multiprocessing as mp
+    import os
+
+    workers = workers or os.cpu_count() or 1
+    if workers == 1 or len(items) < 2:
+        return [fn(x) for x in items]
+    with mp.get_context("fork").Pool(workers) as pool:
+        return pool.map(fn, items, chunksize=max(1, len(items) // (workers * 8)))

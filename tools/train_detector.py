@@ -15,6 +15,7 @@ Runs on CPU (about 15 minutes on 2 cores with the defaults) or on a GPU when pre
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import time
@@ -27,6 +28,7 @@ import torch.nn.functional as F
 
 import faces
 import scenes
+import synth
 
 ROOT = Path(__file__).resolve().parent
 REPO = ROOT.parent
@@ -55,6 +57,7 @@ class TileFinder(nn.Module):
         self.heat = nn.Conv2d(2 * w, 2, 1)
         self.box = nn.Conv2d(2 * w, 4, 1)  # log size (2), offset (2)
         self.orient = nn.Conv2d(2 * w, 4, 1)
+        self.rbox = nn.Conv2d(2 * w, 4, 1)  # cos 4a, sin 4a, log side along a, log side across (cells)
         nn.init.constant_(self.heat.bias, -2.2)
 
     def forward(self, x):
@@ -64,25 +67,27 @@ class TileFinder(nn.Module):
         b = self.up8(torch.cat([b, F.interpolate(c, scale_factor=2, mode="nearest")], 1))
         a = self.up4(torch.cat([a, F.interpolate(b, scale_factor=2, mode="nearest")], 1))
         h = self.head(a)
-        return self.heat(h), self.box(h), self.orient(h)
+        return self.heat(h), self.box(h), self.orient(h), self.rbox(h)
 
 
 class Exported(nn.Module):
-    """What ships: RGB 0..255 in; heat (sigmoid), box (log w, log h in cells; dx, dy), orientation probabilities out."""
+    """What ships: RGB 0..255 in; heat (sigmoid), box (log w, log h in cells; dx, dy), orientation
+    probabilities, and the turned box (cos 4a, sin 4a, log sides) out."""
 
     def __init__(self, net):
         super().__init__()
         self.net = net
 
     def forward(self, image):
-        heat, box, orient = self.net(image / 255.0)
-        return torch.sigmoid(heat), box, torch.softmax(orient, 1)
+        heat, box, orient, rbox = self.net(image / 255.0)
+        return torch.sigmoid(heat), box, torch.softmax(orient, 1), rbox
 
 
 def targets(tiles):
     heat = np.zeros((2, GRID, GRID), np.float32)
     box = np.zeros((4, GRID, GRID), np.float32)
     orient = np.full((GRID, GRID), -1, np.int64)
+    rbox = np.zeros((4, GRID, GRID), np.float32)
     mask = np.zeros((GRID, GRID), np.float32)
     yy, xx = np.mgrid[0:GRID, 0:GRID]
     for t in tiles:
@@ -103,8 +108,26 @@ def targets(tiles):
         heat[ch, iy, ix] = 1.0
         box[:, iy, ix] = [math.log(w), math.log(h), cx - ix, cy - iy]
         orient[iy, ix] = t["orientation"]
+        rbox[:, iy, ix] = turned_box(t["corners"])
         mask[iy, ix] = 1
-    return heat, box, orient, mask
+    return heat.astype(np.float16), box, orient.astype(np.int8), rbox.astype(np.float16), mask.astype(np.uint8)
+
+
+def turned_box(corners) -> list[float]:
+    """The face as a turned rectangle: cos 4a, sin 4a, log side along a, log side across, in
+    cells, where a (within +-45 degrees) is the turn of the side nearest the image's x axis.
+    Through 4a the target does not care which of the four sides is the face's top; the
+    orientation head says that."""
+    c = np.asarray(corners, np.float64)
+    right = ((c[1] - c[0]) + (c[2] - c[3])) / 2  # along the face's own x axis
+    down = ((c[3] - c[0]) + (c[2] - c[1])) / 2
+    psi = math.atan2(right[1], right[0])
+    a = (psi + math.pi / 4) % (math.pi / 2) - math.pi / 4
+    along, across = np.hypot(*right), np.hypot(*down)
+    # Which of the face's sides lies along a: the one whose direction is within 45 degrees of it.
+    if abs(math.cos(psi - a)) < 0.5:
+        along, across = across, along
+    return [math.cos(4 * a), math.sin(4 * a), math.log(max(along, 1.0) / STRIDE), math.log(max(across, 1.0) / STRIDE)]
 
 
 def letterbox(img):
@@ -118,7 +141,17 @@ def letterbox(img):
     return canvas
 
 
-def build(n: int, seed: int):
+_BANK: dict = {}
+_REAL: list = []
+
+
+def _scene(k: int):
+    img, tiles = scenes.make_scene(k, SIZE, _BANK, _REAL)
+    return (np.asarray(img, np.uint8),) + targets(tiles)
+
+
+def build(n: int, seed: int, workers: int = 0):
+    global _BANK, _REAL
     bank = faces.load_bank()
     if not any(bank.values()):
         faces.build()
@@ -127,13 +160,9 @@ def build(n: int, seed: int):
     real = scenes.real_banks(scenes.SCENE_PHOTOS)
     if not real:
         print("camerash-dev crops not found: scenes with drawn tiles only")
-    xs, hs, bs, os_, ms = [], [], [], [], []
-    for k in range(n):
-        img, tiles = scenes.make_scene(seed * 1_000_003 + k, SIZE, bank, real)
-        xs.append(np.asarray(img, np.uint8))
-        h, b, o, m = targets(tiles)
-        hs.append(h), bs.append(b), os_.append(o), ms.append(m)
-    return np.stack(xs), np.stack(hs), np.stack(bs), np.stack(os_), np.stack(ms)
+    _BANK, _REAL = bank, real
+    out = synth.parallel_map(_scene, [seed * 1_000_003 + k for k in range(n)], workers)
+    return tuple(np.stack(a) for a in zip(*out))
 
 
 def focal(pred_logits, gt):
@@ -187,80 +216,16 @@ def match(pred, gt, thr=0.5):
     return tp, len(pred), len(gt), orient_ok
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenes", type=int, default=3000)
-    ap.add_argument("--val-scenes", type=int, default=150)
-    ap.add_argument("--epochs", type=int, default=12)
-    ap.add_argument("--width", type=int, default=12)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default=str(REPO / "models" / "tile_finder.onnx"))
-    args = ap.parse_args()
-    torch.manual_seed(args.seed)
-    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    t0 = time.time()
-    X, Hm, Bx, Or, Mk = build(args.scenes, args.seed)
-    VX, VH, VB, VO, VM = build(args.val_scenes, args.seed + 1000)
-    print(f"{len(X)} training and {len(VX)} validation scenes in {time.time() - t0:.0f} s", flush=True)
-    net = TileFinder(args.width).to(device)
-    print(f"parameters: {sum(p.numel() for p in net.parameters())}")
-    bs = 16
-    steps = args.epochs * math.ceil(len(X) / bs)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.1)
-    rng = np.random.default_rng(args.seed)
-    for epoch in range(args.epochs):
-        net.train()
-        t = time.time()
-        tot = 0.0
-        order = rng.permutation(len(X))
-        for k in range(0, len(X), bs):
-            j = order[k : k + bs]
-            x = torch.from_numpy(X[j]).permute(0, 3, 1, 2).float().to(device) / 255.0
-            hm, bx, orr, mk = (torch.from_numpy(a[j]).to(device) for a in (Hm, Bx, Or, Mk))
-            ph, pb, po = net(x)
-            l_heat = focal(ph, hm)
-            m = mk[:, None]
-            n = mk.sum().clamp(min=1)
-            l_size = (F.l1_loss(pb[:, :2], bx[:, :2], reduction="none") * m).sum() / n
-            l_off = (F.l1_loss(pb[:, 2:], bx[:, 2:], reduction="none") * m).sum() / n
-            l_or = F.cross_entropy(po, orr, ignore_index=-1)
-            loss = l_heat + l_size + l_off + 0.5 * l_or
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            tot += loss.item() * len(j)
-        # Validation: precision / recall at IoU 0.5.
-        net.eval()
-        TP = P = G = OK = 0
-        with torch.no_grad():
-            for k in range(0, len(VX), 16):
-                x = torch.from_numpy(VX[k : k + 16]).permute(0, 3, 1, 2).float().to(device)
-                h, b, o = Exported(net)(x)
-                for i in range(len(x)):
-                    pred = decode(h[i].cpu().numpy(), b[i].cpu().numpy(), o[i].cpu().numpy())
-                    gt = []
-                    hm_i, bx_i, or_i = VH[k + i], VB[k + i], VO[k + i]
-                    ys, xs = np.where(VM[k + i] > 0)
-                    for y, xg in zip(ys, xs):
-                        w, hh = math.exp(bx_i[0, y, xg]) * STRIDE, math.exp(bx_i[1, y, xg]) * STRIDE
-                        cx, cy = (xg + bx_i[2, y, xg]) * STRIDE, (y + bx_i[3, y, xg]) * STRIDE
-                        gt.append((cx - w / 2, cy - hh / 2, cx + w / 2, cy + hh / 2, hm_i[1, y, xg] == 1, int(or_i[y, xg])))
-                    tp, p, g, ok = match(pred, gt)
-                    TP, P, G, OK = TP + tp, P + p, G + g, OK + ok
-        print(
-            f"epoch {epoch + 1}/{args.epochs}: loss {tot / len(X):.3f}  synthetic val precision {TP / max(P, 1):.3f} recall {TP / max(G, 1):.3f} orientation {OK / max(TP, 1):.3f}  ({time.time() - t:.0f} s)",
-            flush=True,
-        )
-    net.eval().cpu()
+def export(net, args, TP, P, G) -> Path:
+    """Writes the ONNX model and its card data (args.out and .json beside it)."""
+    net = copy.deepcopy(net).eval().cpu()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
-        Exported(net), torch.zeros(1, 3, SIZE, SIZE), str(out), input_names=["image"], output_names=["heat", "box", "orient"],
+        Exported(net), torch.zeros(1, 3, SIZE, SIZE), str(out), input_names=["image"], output_names=["heat", "box", "orient", "rbox"],
         dynamic_axes={
             "image": {0: "n", 2: "h", 3: "w"},
-            **{k: {0: "n", 2: "h/4", 3: "w/4"} for k in ("heat", "box", "orient")},
+            **{k: {0: "n", 2: "h/4", 3: "w/4"} for k in ("heat", "box", "orient", "rbox")},
         },
         opset_version=17, dynamo=False,
     )
@@ -274,11 +239,102 @@ def main():
             "heat": "n,2,h/4,w/4 sigmoid: face-up, face-down tile centres",
             "box": "n,4,h/4,w/4: log width, log height (in cells of 4 px), centre offset x, y (cells)",
             "orient": "n,4,h/4,w/4 softmax: face top points up, right, down, left",
+            "rbox": "n,4,h/4,w/4: the face as a turned rectangle: cos 4a, sin 4a (a: turn of the side nearest the x axis, within 45 degrees), log side along a, log side across (cells)",
         },
         "stride": STRIDE,
+        "training": {"scenes": args.scenes, "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "width": args.width, "seed": args.seed},
         "synthetic_val": {"precision": round(TP / max(P, 1), 4), "recall": round(TP / max(G, 1), 4)},
     }
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scenes", type=int, default=3000)
+    ap.add_argument("--val-scenes", type=int, default=150)
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--width", type=int, default=12)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--export-each-epoch", action="store_true", help="write the ONNX model after every epoch (for runs that may be cut short)")
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--workers", type=int, default=0, help="scene generation processes (0: one per CPU)")
+    ap.add_argument("--out", default=str(REPO / "models" / "tile_finder.onnx"))
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    t0 = time.time()
+    X, Hm, Bx, Or, Rb, Mk = build(args.scenes, args.seed, args.workers)
+    VX, VH, VB, VO, VR, VM = build(args.val_scenes, args.seed + 1000, args.workers)
+    print(f"{len(X)} training and {len(VX)} validation scenes in {time.time() - t0:.0f} s", flush=True)
+    net = TileFinder(args.width).to(device)
+    print(f"parameters: {sum(p.numel() for p in net.parameters())}")
+    bs = args.batch
+    steps = args.epochs * math.ceil(len(X) / bs)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.1)
+    rng = np.random.default_rng(args.seed)
+    # The training set on the device (images as uint8), batches cut there.
+    TX = torch.from_numpy(X).to(device)
+    TT = [torch.from_numpy(a).to(device) for a in (Hm, Bx, Or, Rb, Mk)]
+    for epoch in range(args.epochs):
+        net.train()
+        t = time.time()
+        tot = 0.0
+        order = torch.from_numpy(rng.permutation(len(X))).to(device)
+        for k in range(0, len(X), bs):
+            j = order[k : k + bs]
+            x = TX[j].permute(0, 3, 1, 2).float() / 255.0
+            hm, bx, orr, rb, mk = (a[j] for a in TT)
+            hm, bx, rb, mk, orr = hm.float(), bx.float(), rb.float(), mk.float(), orr.long()
+            ph, pb, po, pr = net(x)
+            l_heat = focal(ph, hm)
+            m = mk[:, None]
+            n = mk.sum().clamp(min=1)
+            l_size = (F.l1_loss(pb[:, :2], bx[:, :2], reduction="none") * m).sum() / n
+            l_off = (F.l1_loss(pb[:, 2:], bx[:, 2:], reduction="none") * m).sum() / n
+            l_or = F.cross_entropy(po, orr, ignore_index=-1)
+            l_turn = (F.l1_loss(pr, rb, reduction="none") * m).sum() / n
+            loss = l_heat + l_size + l_off + 0.5 * l_or + 0.5 * l_turn
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item() * len(j)
+        # Validation: precision / recall at IoU 0.5.
+        net.eval()
+        TP = P = G = OK = 0
+        turn_err = []
+        with torch.no_grad():
+            for k in range(0, len(VX), 16):
+                x = torch.from_numpy(VX[k : k + 16]).permute(0, 3, 1, 2).float().to(device)
+                h, b, o, r = Exported(net)(x)
+                r = r.cpu().numpy()
+                for i in range(len(x)):
+                    # Turn of each labelled tile, read at its centre cell, in degrees.
+                    ys, xs = np.where(VM[k + i] > 0)
+                    a_pred = np.arctan2(r[i, 1, ys, xs], r[i, 0, ys, xs]) / 4
+                    a_true = np.arctan2(VR[k + i, 1, ys, xs].astype(np.float32), VR[k + i, 0, ys, xs].astype(np.float32)) / 4
+                    d = np.abs(a_pred - a_true)
+                    turn_err += list(np.degrees(np.minimum(d, np.pi / 2 - d)))
+                    pred = decode(h[i].cpu().numpy(), b[i].cpu().numpy(), o[i].cpu().numpy())
+                    gt = []
+                    hm_i, bx_i, or_i = VH[k + i], VB[k + i], VO[k + i]
+                    ys, xs = np.where(VM[k + i] > 0)
+                    for y, xg in zip(ys, xs):
+                        w, hh = math.exp(bx_i[0, y, xg]) * STRIDE, math.exp(bx_i[1, y, xg]) * STRIDE
+                        cx, cy = (xg + bx_i[2, y, xg]) * STRIDE, (y + bx_i[3, y, xg]) * STRIDE
+                        gt.append((cx - w / 2, cy - hh / 2, cx + w / 2, cy + hh / 2, hm_i[1, y, xg] == 1, int(or_i[y, xg])))
+                    tp, p, g, ok = match(pred, gt)
+                    TP, P, G, OK = TP + tp, P + p, G + g, OK + ok
+        print(
+            f"epoch {epoch + 1}/{args.epochs}: loss {tot / len(X):.3f}  synthetic val precision {TP / max(P, 1):.3f} recall {TP / max(G, 1):.3f} orientation {OK / max(TP, 1):.3f} turn error {np.mean(turn_err):.1f} deg  ({time.time() - t:.0f} s)",
+            flush=True,
+        )
+        if args.export_each_epoch:
+            export(net, args, TP, P, G)
+    out = export(net, args, TP, P, G)
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.time() - t0:.0f} s")
 
 
