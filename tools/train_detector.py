@@ -329,7 +329,8 @@ def main():
                     tp, p, g, ok = match(pred, gt)
                     TP, P, G, OK = TP + tp, P + p, G + g, OK + ok
         print(
-            f"epoch {epoch + 1}/{args.epochs}: loss {tot / len(X):.3f}  synthetic val precision {TP / max(P, 1):.3f} recall {TP / max(G, 1):.3f} orientation {OK / max(TP, 1):.3f} turn error {np.mean(turn_err):.1f} deg  ({time.time() - t:.0f} s)",
+            f"epoch {epoch + 1}/{args.epochs}: loss {tot / len(X):.3f}  synthetic val precision {TP / max(P, 1):.3f} "
+            f"recall {TP / max(G, 1):.3f} orientation {OK / max(TP, 1):.3f} turn error {np.mean(turn_err):.1f} deg  ({time.time() - t:.0f} s)",
             flush=True,
         )
         if args.export_each_epoch:
