@@ -231,9 +231,18 @@ pub fn read(dets: &[Detection]) -> TableReading {
         circular_mean(&angles)
     };
     let centres: Vec<[f32; 2]> = rest.iter().map(|&i| centre(&dets[i].corners)).collect();
+    let across: Vec<bool> = rest
+        .iter()
+        .map(|&i| relative(dets[i].orientation) % 2 == 1)
+        .collect();
     let mut slants = Vec::new();
     for (a, ca) in centres.iter().enumerate() {
-        for cb in &centres[a + 1..] {
+        for (b, cb) in centres.iter().enumerate().skip(a + 1) {
+            // A sideways tile's centre sits off the line of its upright neighbours' (the tiles
+            // of a meld are laid flush on one side): only pairs lying alike show the slant.
+            if across[a] != across[b] {
+                continue;
+            }
             let d = dist(*ca, *cb);
             if d > 1.6 * w || d < 0.3 * w {
                 continue;

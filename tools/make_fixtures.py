@@ -259,6 +259,30 @@ def main():
     t.tile("E")
     write("bird_read_as_flower", "the 1s of 123s read s4 (50%, 1s 12%) at the end of the hand row", t.dets,
           {"hand": "123s456p789s11mEEE", "flowers": 0, "assumed_contains": "taken as a playing tile"})
+
+    # 15. Melds in front, each claimed tile at the end or in the middle of its meld, laid flush
+    # with the row's base line: a sideways tile's centre sits below its neighbours', which
+    # must not be taken for a slant of the row.
+    t = Table()
+    t.run("5s")
+    t.space(1.5)
+    t.tile("5s")
+    t.x, t.y = 140.0, t.y + 112
+    t.run("WW")
+    t.tile("W", sideways=True)
+    t.space(0.9)
+    t.run("7p", gap=6.0)
+    t.tile("8p", sideways=True, gap=12.0)
+    t.run("9p")
+    t.space(0.9)
+    t.run("33m")
+    t.tile("3m", sideways=True)
+    t.space(0.9)
+    t.run("4s")
+    t.tile("5s", sideways=True)
+    t.run("6s")
+    write("claimed_tiles_flush", "four melds in front, claimed tiles at the ends and in the middle, laid flush with the row's base line", t.dets,
+          {"hand": "[WWW,3][789p,2][333m,3][456s,2]55s", "groups": ["hand", "pung", "chow", "pung", "chow", "winning"]})
     print(f"wrote {len(list(OUT.glob('*.json')))} fixtures to {OUT}")
 
 
