@@ -188,7 +188,11 @@ def main():
         bonus = [c for c in faces.CLASSES[34:] if bank.get(c)]
         flowers = rng.sample(bonus, min(hand["flowers"], len(bonus)))
         path = OUT / f"hand-{len(expected):03d}-set{set_name}.jpg"
-        lay_out(args.seed * 100_000 + k, hand, bank, flowers).save(path, quality=rng.randint(75, 92))
+        labels: list = []
+        img = lay_out(args.seed * 100_000 + k, hand, bank, flowers, labels)
+        if len(labels) != len(tiles) + len(flowers):
+            continue  # a meld ran off the drawn table: the photo would not show the whole hand
+        img.save(path, quality=rng.randint(75, 92))
         expected[str(path)] = (truth(hand), len(flowers), collections.Counter(face_up + flowers))
     print(f"{len(expected)} hands written to {OUT}")
 
