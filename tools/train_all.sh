@@ -3,7 +3,7 @@
 #
 #   tools/train_all.sh           the recipe of the shipped models (tile finder: 20,000 scenes,
 #                                16 epochs; classifier: 1,000 crops a class, 16 epochs).
-#                                One H100: about 10 minutes. Two CPU cores: about 3 hours
+#                                One H100: about 12 minutes of training. Two CPU cores: about 3 hours
 #                                (estimated from the epoch times of the quick recipe).
 #   tools/train_all.sh --quick   a smaller recipe that fits a CPU session (finder: 3,000 scenes,
 #                                12 epochs; classifier: 500 crops a class, 12 epochs): about
