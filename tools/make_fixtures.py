@@ -61,6 +61,15 @@ class Table:
         self.x += W * k
 
 
+def turned(dets, degrees, dx=300.0):
+    """The detections of a table turned by `degrees` about the origin, then moved right by dx."""
+    a = math.radians(degrees)
+    return [
+        {**d, "corners": [[x * math.cos(a) - y * math.sin(a) + dx, x * math.sin(a) + y * math.cos(a)] for x, y in d["corners"]]}
+        for d in dets
+    ]
+
+
 def rotate180(dets, cx=600, cy=400):
     out = []
     for d in dets:
@@ -193,11 +202,7 @@ def main():
     t.run("123m456p789s11sEE")
     t.space()
     t.tile("E")
-    a = math.radians(20)
-    rot = []
-    for d in t.dets:
-        c = [[x * math.cos(a) - y * math.sin(a) + 300, x * math.sin(a) + y * math.cos(a)] for x, y in d["corners"]]
-        rot.append({**d, "corners": c})
+    rot = turned(t.dets, 20)
     write("rotated", "the concealed table turned 20 degrees", rot, {"hand": "123m456p789s11sEEE", "groups": ["hand", "winning"]})
 
     # 11. A slanted row seen as the finder gives it: axis-aligned boxes around turned tiles.
@@ -205,11 +210,9 @@ def main():
     t.run("777pEESSSWWWNN", gap=0.0)
     t.space()
     t.tile("N")
-    a = math.radians(15)
     slanted = []
-    for d in t.dets:
-        c = [[x * math.cos(a) - y * math.sin(a) + 300, x * math.sin(a) + y * math.cos(a)] for x, y in d["corners"]]
-        xs, ys = [p[0] for p in c], [p[1] for p in c]
+    for d in turned(t.dets, 15):
+        xs, ys = [p[0] for p in d["corners"]], [p[1] for p in d["corners"]]
         box = [[min(xs), min(ys)], [max(xs), min(ys)], [max(xs), max(ys)], [min(xs), max(ys)]]
         slanted.append({**d, "corners": box})
     write("slanted_boxes", "a row slanting 15 degrees, with upright boxes (as the finder gives them)", slanted,
