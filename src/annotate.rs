@@ -130,22 +130,71 @@ fn text(img: &mut RgbImage, fonts: &Fonts, s: &str, x: f32, y: f32, size: f32, c
     caret - x
 }
 
-/// Writes the annotated photo.
-pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Result<(), String> {
-    let (w, h) = photo.dimensions();
-    let shown = (1600.0 / w.max(1) as f32).min(1.0);
-    // Detections are in source pixels; the photo may have been decoded smaller.
-    let scale = shown / o.scale.max(1e-3);
-    let (pw, ph) = (
-        ((w as f32 * scale) as u32).max(1),
-        ((h as f32 * scale) as u32).max(1),
-    );
-    let pic = imageops::resize(photo, pw, ph, imageops::FilterType::Triangle);
-    let panel = 560;
-    let height = ph.max(700);
-    let mut img = RgbImage::from_pixel(pw + panel, height, WHITE);
-    imageops::replace(&mut img, &pic, 0, 0);
+/// The longest side of the picture in an annotated photo, in pixels.
+const SHOWN_MAX: f32 = 1600.0;
+/// The panel beside the picture: width, and least height.
+const PANEL_W: u32 = 560;
+const PANEL_MIN_H: u32 = 700;
 
+/// How the photo is shown: source pixels (what detections are given in) to pixels of the
+/// annotated picture. The one mapping used for the picture and everything drawn over it.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    /// Shown pixels per source pixel.
+    pub factor: f32,
+    /// The picture's size, in shown pixels.
+    pub width: u32,
+    pub height: u32,
+}
+
+impl View {
+    /// The view of a photo of `source` pixels, fitted within SHOWN_MAX on its long side (so a
+    /// 1×80,000,000 image gives a bounded canvas).
+    pub fn fit(source: (u32, u32)) -> View {
+        let long = source.0.max(source.1).max(1) as f32;
+        let factor = (SHOWN_MAX / long).min(1.0);
+        View {
+            factor,
+            width: ((source.0 as f32 * factor).round() as u32).max(1),
+            height: ((source.1 as f32 * factor).round() as u32).max(1),
+        }
+    }
+
+    pub fn to_shown(&self, p: [f32; 2]) -> [f32; 2] {
+        [p[0] * self.factor, p[1] * self.factor]
+    }
+}
+
+/// Writes the annotated photo. `photo` is the decoded picture, which may be smaller than the
+/// source (`o.scale` source pixels per decoded pixel); detections are in source pixels.
+pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Result<(), String> {
+    let img = render(photo, o, fonts);
+    img.save(out).map_err(|e| format!("{}: {e}", out.display()))
+}
+
+/// The annotated photo as an image: the picture with outlines and labels, and the panel.
+pub fn render(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts) -> RgbImage {
+    let (w, h) = photo.dimensions();
+    let scale = o.scale.max(1e-3);
+    let view = View::fit((
+        (w as f32 * scale).round() as u32,
+        (h as f32 * scale).round() as u32,
+    ));
+    let pic = imageops::resize(
+        photo,
+        view.width,
+        view.height,
+        imageops::FilterType::Triangle,
+    );
+    let mut img = RgbImage::from_pixel(view.width + PANEL_W, view.height.max(PANEL_MIN_H), WHITE);
+    imageops::replace(&mut img, &pic, 0, 0);
+    draw_tiles(&mut img, o, fonts, &view);
+    draw_panel(&mut img, o, fonts, view.width as f32 + 16.0);
+    img
+}
+
+/// Each tile's outline and label, coloured by its group; doubtful tiles in red with `?`.
+fn draw_tiles(img: &mut RgbImage, o: &ScanOutcome, fonts: &Fonts, view: &View) {
     let read = o.read_as();
     let doubtful: std::collections::HashSet<usize> =
         o.decoded.changes.iter().map(|c| c.det).collect();
@@ -157,13 +206,9 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
             }
         }
     }
-    let size = (ph as f32 / 40.0).clamp(12.0, 28.0);
+    let size = (view.height as f32 / 40.0).clamp(12.0, 28.0);
     for (i, d) in o.detections.iter().enumerate() {
-        let c: Vec<[f32; 2]> = d
-            .corners
-            .iter()
-            .map(|p| [p[0] * scale, p[1] * scale])
-            .collect();
+        let c = d.corners.map(|p| view.to_shown(p));
         let col = if doubtful.contains(&i) {
             Rgb([230, 30, 30])
         } else {
@@ -171,7 +216,7 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
         };
         for k in 0..4 {
             line(
-                &mut img,
+                img,
                 c[k],
                 c[(k + 1) % 4],
                 col,
@@ -193,34 +238,29 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
         let left = c.iter().map(|p| p[0]).fold(f32::MAX, f32::min);
         let ty = (top - size - 2.0).max(0.0);
         fill(
-            &mut img,
+            img,
             left as i64,
             ty as i64,
             (left + size * 0.62 * label.len() as f32 + 4.0) as i64,
             (ty + size + 2.0) as i64,
             col,
         );
-        text(&mut img, fonts, &label, left + 2.0, ty, size, WHITE);
+        text(img, fonts, &label, left + 2.0, ty, size, WHITE);
     }
+}
 
-    // The panel: the hand, the fans, assumptions and issues.
-    let x = pw as f32 + 16.0;
+/// The panel: the hand, the fans, assumptions and issues, from `x` on.
+fn draw_panel(img: &mut RgbImage, o: &ScanOutcome, fonts: &Fonts, x: f32) {
     let mut y = 16.0f32;
     let say = |img: &mut RgbImage, y: &mut f32, s: &str, size: f32, c: Rgb<u8>| {
         text(img, fonts, s, x, *y, size, c);
         *y += size * 1.35;
     };
     let rules = o.score.as_ref().map_or("", |s| s.rules.preset.name());
-    say(&mut img, &mut y, &format!("suanfan {rules}"), 26.0, INK);
+    say(img, &mut y, &format!("suanfan {rules}"), 26.0, INK);
     match (&o.decoded.hand, &o.score) {
         (Some(hand), Some(s)) => {
-            say(
-                &mut img,
-                &mut y,
-                &crate::notation::format_hand(hand),
-                20.0,
-                INK,
-            );
+            say(img, &mut y, &crate::notation::format_hand(hand), 20.0, INK);
             y += 6.0;
             for e in &s.fans {
                 let name = if fonts.cjk {
@@ -234,7 +274,7 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
                     String::new()
                 };
                 say(
-                    &mut img,
+                    img,
                     &mut y,
                     &format!("{:>3}  {name}{count}", e.total()),
                     18.0,
@@ -242,7 +282,7 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
                 );
             }
             say(
-                &mut img,
+                img,
                 &mut y,
                 &format!("{:>3}  total", s.total),
                 22.0,
@@ -250,7 +290,7 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
             );
             if !s.meets_minimum {
                 say(
-                    &mut img,
+                    img,
                     &mut y,
                     &format!("below the {} point minimum: false win", s.minimum),
                     18.0,
@@ -259,7 +299,7 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
             }
         }
         _ => say(
-            &mut img,
+            img,
             &mut y,
             "no valid winning hand read",
             20.0,
@@ -269,7 +309,7 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
     y += 8.0;
     for c in &o.decoded.changes {
         say(
-            &mut img,
+            img,
             &mut y,
             &format!(
                 "doubtful: model {} {:.0}%, read {} {:.0}%",
@@ -286,13 +326,112 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
         let mut line_s = String::new();
         for word in a.split(' ') {
             if line_s.len() + word.len() > 60 {
-                say(&mut img, &mut y, &line_s, 14.0, Rgb([90, 90, 90]));
+                say(img, &mut y, &line_s, 14.0, Rgb([90, 90, 90]));
                 line_s.clear();
             }
             line_s.push_str(word);
             line_s.push(' ');
         }
-        say(&mut img, &mut y, &line_s, 14.0, Rgb([90, 90, 90]));
+        say(img, &mut y, &line_s, 14.0, Rgb([90, 90, 90]));
     }
-    img.save(out).map_err(|e| format!("{}: {e}", out.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detection::{Detection, Orientation};
+    use crate::scan::{Given, finish};
+
+    fn one_tile(corners: [[f32; 2]; 4], scale: f32) -> ScanOutcome {
+        let mut probs = vec![0.0; crate::detection::CLASS_COUNT];
+        probs[0] = 1.0;
+        let d = Detection {
+            corners,
+            score: 0.9,
+            face_down: false,
+            orientation: Orientation::Up,
+            probs,
+        };
+        let given = Given {
+            context: crate::scoring::WinContext::default(),
+            flowers_given: false,
+            winds_given: false,
+            self_drawn_given: false,
+        };
+        let rules = crate::scoring::RuleSet::default();
+        let mut o = finish(
+            "t".into(),
+            vec![d],
+            &given,
+            &rules,
+            0.0,
+            0.0,
+            std::time::Instant::now(),
+        );
+        o.scale = scale;
+        o
+    }
+
+    fn is_grey(p: &Rgb<u8>) -> bool {
+        p.0 == [100, 100, 100]
+    }
+
+    // Regression (issue #10): a photo over 5 MP is decoded at half size; the outlines were
+    // drawn at twice their place because the decode scale shrank the picture as well.
+    #[test]
+    fn outlines_sit_where_the_corners_say_on_a_photo_decoded_at_half_size() {
+        // A 4000×3000 photo decoded at 2000×1500; one tile at source x 2000..2400, y 1000..1500.
+        let photo = RgbImage::from_pixel(2000, 1500, Rgb([100, 100, 100]));
+        let o = one_tile(
+            [
+                [2000.0, 1000.0],
+                [2400.0, 1000.0],
+                [2400.0, 1500.0],
+                [2000.0, 1500.0],
+            ],
+            2.0,
+        );
+        let img = render(
+            &photo,
+            &o,
+            &Fonts {
+                font: None,
+                cjk: false,
+            },
+        );
+        let view = View::fit((4000, 3000));
+        assert_eq!((view.width, view.height), (1600, 1200));
+        // The picture fills its part of the canvas (grey there, not white).
+        assert!(is_grey(img.get_pixel(1590, 1190)));
+        // The outline's left edge, half-way down, is drawn at 0.4 × source.
+        let [x, y] = view.to_shown([2000.0, 1250.0]);
+        assert!(
+            !is_grey(img.get_pixel(x as u32, y as u32)),
+            "no outline at ({x}, {y})"
+        );
+        // Nothing at twice the place (where the old code drew it) nor at half of it.
+        assert!(is_grey(
+            img.get_pixel(x as u32 * 2 - 1, (y as u32 * 2).min(1199))
+        ));
+        assert!(is_grey(img.get_pixel(x as u32 / 2, y as u32 / 2)));
+    }
+
+    #[test]
+    fn a_very_long_image_gives_a_bounded_canvas() {
+        let photo = RgbImage::from_pixel(1, 80_000, Rgb([100, 100, 100]));
+        let o = one_tile([[0.0, 0.0], [1.0, 0.0], [1.0, 2.0], [0.0, 2.0]], 1000.0);
+        let img = render(
+            &photo,
+            &o,
+            &Fonts {
+                font: None,
+                cjk: false,
+            },
+        );
+        assert!(
+            img.width() <= 1600 + PANEL_W && img.height() <= 1600,
+            "{:?}",
+            img.dimensions()
+        );
+    }
 }

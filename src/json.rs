@@ -154,16 +154,33 @@ impl JsonHand {
     }
 }
 
+/// A batch line that cannot be read as a hand: the line's `id` where it has one, and why.
+#[derive(Debug)]
+pub struct LineError {
+    pub id: Option<Value>,
+    pub error: String,
+}
+
 /// Reads one line of batch input: a corpus line (`{"hand": {...}, ...}`) or a bare hand.
-pub fn parse_batch_line(line: &str) -> Result<JsonHand, String> {
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+pub fn parse_batch_line(line: &str) -> Result<JsonHand, LineError> {
+    let v: Value = serde_json::from_str(line).map_err(|e| LineError {
+        id: None,
+        error: format!("not JSON: {e}"),
+    })?;
+    let id = v
+        .get("id")
+        .or_else(|| v.get("hand").and_then(|h| h.get("id")))
+        .cloned();
     let h = match v.get("hand") {
         Some(h) => h.clone(),
-        None => v.clone(),
+        None => v,
     };
-    let mut jh: JsonHand = serde_json::from_value(h).map_err(|e| format!("not a hand: {e}"))?;
+    let mut jh: JsonHand = serde_json::from_value(h).map_err(|e| LineError {
+        id: id.clone(),
+        error: format!("not a hand: {e}"),
+    })?;
     if jh.id.is_none() {
-        jh.id = v.get("id").cloned();
+        jh.id = id;
     }
     Ok(jh)
 }

@@ -29,6 +29,7 @@ import torch.nn.functional as F
 from PIL import Image
 
 import faces
+import realdata
 import synth
 
 ROOT = Path(__file__).resolve().parent
@@ -118,7 +119,9 @@ def _real_augmented(job: tuple[str, int, int]) -> list[np.ndarray]:
     return [to_array(img)] + [to_array(synth.augment_real(img, rng)) for _ in range(repeats)]
 
 
-def build_dataset(per_class: int, seed: int, real_repeats: int, workers: int = 0, val_photos: set[str] = VAL_PHOTOS) -> tuple[np.ndarray, np.ndarray]:
+def build_dataset(
+    per_class: int, seed: int, real_repeats: int, workers: int = 0, val_photos: set[str] = VAL_PHOTOS, rf_copies: int = 0, none_drawn: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
     global _BANK
     bank = faces.load_bank()
     if not any(bank.values()):
@@ -139,8 +142,89 @@ def build_dataset(per_class: int, seed: int, real_repeats: int, workers: int = 0
     for (_, c), chunk in zip(real, synth.parallel_map(_real_augmented, jobs, workers)):
         xs += chunk
         ys += [c] * len(chunk)
-    print(f"training crops: {n_synth} synthetic, {len(xs) - n_synth} real (augmented)")
+    n_cam = len(xs) - n_synth
+    n_rf = n_none = 0
+    if rf_copies:
+        # Real phone photos (rf-chinese-mahjong): the faces of the exporter's validation photos
+        # we train on (never the augmented, partly mirrored train photos), each cut a few times
+        # with a detector's jitter; and crops that are no whole tile from every photo.
+        photos = realdata.rf_photos("valid-train")
+        jobs = [(k, seed) for k in range(len(photos))]
+        global _PHOTOS, _RF_COPIES
+        _PHOTOS, _RF_COPIES = photos + realdata.rf_photos("train"), rf_copies
+        for chunk in synth.parallel_map(_rf_faces, jobs, workers):
+            for a, c in chunk:
+                xs.append(a)
+                ys.append(c)
+        n_rf = len(xs) - n_synth - n_cam
+        jobs = [(k, seed) for k in range(len(_PHOTOS))]
+        for chunk in synth.parallel_map(_rf_none, jobs, workers):
+            xs += chunk
+            ys += [realdata.NONE] * len(chunk)
+        drawn = synth.parallel_map(_drawn_none, [(k, seed) for k in range(none_drawn // 50)], workers)
+        for chunk in drawn:
+            xs += chunk
+            ys += [realdata.NONE] * len(chunk)
+        n_none = len(xs) - n_synth - n_cam - n_rf
+    print(f"training crops: {n_synth} synthetic, {n_cam} camerash-dev (augmented), {n_rf} rf photo faces, {n_none} not a tile")
     return np.stack(xs), np.array(ys, dtype=np.int64)
+
+
+_PHOTOS: list = []
+_RF_COPIES = 3
+
+
+def _rf_faces(job):
+    k, seed = job
+    rng = random.Random(seed * 15_485_863 + k)
+    return [t for _ in range(_RF_COPIES) for t in realdata.face_crops(_PHOTOS[k], rng)]
+
+
+def _rf_none(job):
+    k, seed = job
+    rng = random.Random(seed * 32_452_843 + k)
+    return realdata.none_crops(_PHOTOS[k], rng, 8)
+
+
+def _drawn_none(job):
+    k, seed = job
+    return realdata.distractor_crops(random.Random(seed * 49_979_687 + k), 50)
+
+
+def rf_validation() -> tuple[np.ndarray, np.ndarray]:
+    """Faces of the held-out rf photos, cut once without jitter, and crops that are no tile."""
+    xs, ys = [], []
+    rng = random.Random(5)
+    for ph in realdata.rf_photos("holdout"):
+        for a, c in realdata.face_crops(ph, rng, jitter=0.0):
+            xs.append(a)
+            ys.append(c)
+        for a in realdata.none_crops(ph, rng, 4):
+            xs.append(a)
+            ys.append(realdata.NONE)
+    if not xs:
+        return np.zeros((0, synth.CROP_H, synth.CROP_W, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(xs), np.array(ys, dtype=np.int64)
+
+
+def init_from_onnx(net: nn.Module, path: Path) -> None:
+    """Starts from a shipped classifier (its convolutions as train_detector.init_from_onnx
+    loads them); the output layer keeps the classes both have, a new class starts at zero."""
+    import onnx
+    from onnx import numpy_helper
+
+    import train_detector
+
+    train_detector.init_from_onnx(net, path)
+    init = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+    w, b = init["net.head.1.weight"], init["net.head.1.bias"]
+    lin = net.head[1]
+    with torch.no_grad():
+        lin.weight[: len(w)] = torch.from_numpy(w.copy())
+        lin.bias[: len(b)] = torch.from_numpy(b.copy())
+        if lin.weight.shape[0] > len(w):
+            lin.weight[len(w) :] = 0.0
+            lin.bias[len(b) :] = float(b.mean())
 
 
 def validation_set(val_photos: set[str] = VAL_PHOTOS) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -179,6 +263,10 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
     ap.add_argument("--fold", choices=sorted(FOLDS), default="a", help="which photos are held out (a: the shipped split)")
     ap.add_argument("--workers", type=int, default=0, help="data generation processes (0: one per CPU)")
+    ap.add_argument("--rf-copies", type=int, default=3, help="cuts of each face of the real rf photos we train on (0: none, and no 'not a tile' class)")
+    ap.add_argument("--none-drawn", type=int, default=2000, help="drawn 'not a tile' crops (keyboards, dominoes, floors...)")
+    ap.add_argument("--init", help="start from this classifier (ONNX) instead of from scratch")
+    ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", default=str(REPO / "models" / "tile_classifier.onnx"))
     args = ap.parse_args()
 
@@ -188,20 +276,29 @@ def main() -> None:
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     t0 = time.time()
     val_photos = FOLDS[args.fold]
-    x, y = build_dataset(args.per_class, args.seed, args.real_repeats, args.workers, val_photos)
+    x, y = build_dataset(args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn)
     vx, vy, vpaths = validation_set(val_photos)
-    print(f"data ready in {time.time() - t0:.0f} s: {len(x)} train, {len(vx)} real validation crops")
-
-    net = TileNet(width=args.width).to(device)
+    rx, ry = rf_validation() if args.rf_copies else (vx[:0], vy[:0])
+    print(f"data ready in {time.time() - t0:.0f} s: {len(x)} train, {len(vx)} camerash-dev and {len(rx)} rf held-out validation crops")
+    classes = faces.CLASSES + (["none"] if args.rf_copies else [])
+    net = TileNet(classes=len(classes), width=args.width)
+    if args.init:
+        init_from_onnx(net, Path(args.init))
+        print(f"started from {args.init}")
+    net = net.to(device)
     print(f"parameters: {sum(p.numel() for p in net.parameters())}")
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * ((len(x) + 127) // 128)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps, pct_start=0.15)
     rng = np.random.default_rng(args.seed)
     # The whole training set on the device as uint8 (NHWC): batches are cut there.
     tx, ty = torch.from_numpy(x).to(device), torch.from_numpy(y).to(device)
     for epoch in range(args.epochs):
         net.train()
+        if args.init:
+            import train_detector
+
+            train_detector.freeze_norms(net)
         t = time.time()
         total, correct, loss_sum = 0, 0, 0.0
         order = torch.from_numpy(rng.permutation(len(x))).to(device)
@@ -226,11 +323,19 @@ def main() -> None:
             correct += (out.argmax(1) == yb).sum().item()
             total += len(xb)
         acc, _ = evaluate(net, vx, vy, device)
-        print(f"epoch {epoch + 1}/{args.epochs}: loss {loss_sum / total:.3f} train acc {correct / total:.3f} real val acc {acc:.3f} ({time.time() - t:.0f} s)", flush=True)
+        racc, rp = evaluate(net, rx, ry, device)
+        none = ry == realdata.NONE
+        print(
+            f"epoch {epoch + 1}/{args.epochs}: loss {loss_sum / total:.3f} train acc {correct / total:.3f} real val acc {acc:.3f}; "
+            f"rf held-out faces {float((rp[~none] == ry[~none]).mean()) if len(ry) else float('nan'):.3f}, "
+            f"not-a-tile {float((rp[none] == ry[none]).mean()) if none.any() else float('nan'):.3f}, "
+            f"faces called not-a-tile {float((rp[~none] == realdata.NONE).mean()) if len(ry) else float('nan'):.3f} ({time.time() - t:.0f} s)",
+            flush=True,
+        )
     # The last epoch ships. Keeping the epoch that scores best on the validation photos would
     # overstate the accuracy: from one epoch to the next it moves by a crop or two of 122.
     acc, pred = evaluate(net, vx, vy, device)
-    wrong = [(Path(p).name, faces.CLASSES[t], faces.CLASSES[q]) for p, t, q in zip(vpaths, vy, pred) if t != q]
+    wrong = [(Path(p).name, classes[t], classes[q]) for p, t, q in zip(vpaths, vy, pred) if t != q]
     print(f"real validation accuracy of the last epoch: {acc:.4f} ({len(vy) - len(wrong)}/{len(vy)}); errors: {wrong}")
 
     net.eval().cpu()
@@ -243,8 +348,8 @@ def main() -> None:
     )
     meta = {
         "input": {"name": "crops", "shape": ["n", 3, synth.CROP_H, synth.CROP_W], "range": "RGB 0..255"},
-        "output": {"name": "probs", "shape": ["n", 42]},
-        "classes": faces.CLASSES,
+        "output": {"name": "probs", "shape": ["n", len(classes)]},
+        "classes": classes,
         "validation_photos": sorted(val_photos),
         "real_val_accuracy": round(acc, 4),
         "real_val_crops": int(len(vy)),

@@ -24,12 +24,15 @@ import math
 import time
 from pathlib import Path
 
+import random
+
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
 import faces
+import realdata
 import scenes
 import synth
 
@@ -86,12 +89,21 @@ class Exported(nn.Module):
         return torch.sigmoid(heat), box, torch.softmax(orient, 1), rbox
 
 
-def targets(tiles):
+def targets(tiles, ignore=(), down_known=True):
+    """Maps for one scene. A tile whose orientation is None (real photos labelled with upright
+    boxes only) trains heat, box and offset but not orientation nor the turned box; where
+    face-down tiles are not labelled (down_known False) the face-down heat is not trained; the
+    `ignore` rectangles (tiles cut by the picture's edge) are neither tile nor background."""
     heat = np.zeros((2, GRID, GRID), np.float32)
     box = np.zeros((4, GRID, GRID), np.float32)
     orient = np.full((GRID, GRID), -1, np.int64)
     rbox = np.zeros((4, GRID, GRID), np.float32)
     mask = np.zeros((GRID, GRID), np.float32)
+    rmask = np.zeros((GRID, GRID), np.float32)
+    # Bit 0: face-up heat trained here; bit 1: face-down heat trained here.
+    train = np.full((GRID, GRID), 3 if down_known else 1, np.uint8)
+    for x0, y0, x1, y1 in ignore:
+        train[max(0, int(y0 / STRIDE)) : int(math.ceil(y1 / STRIDE)), max(0, int(x0 / STRIDE)) : int(math.ceil(x1 / STRIDE))] = 0
     yy, xx = np.mgrid[0:GRID, 0:GRID]
     for t in tiles:
         xs = [p[0] for p in t["corners"]]
@@ -109,11 +121,14 @@ def targets(tiles):
         ch = 1 if t["face_down"] else 0
         heat[ch] = np.maximum(heat[ch], g)
         heat[ch, iy, ix] = 1.0
+        train[iy, ix] |= 1 << ch
         box[:, iy, ix] = [math.log(w), math.log(h), cx - ix, cy - iy]
-        orient[iy, ix] = t["orientation"]
-        rbox[:, iy, ix] = turned_box(t["corners"])
         mask[iy, ix] = 1
-    return heat.astype(np.float16), box, orient.astype(np.int8), rbox.astype(np.float16), mask.astype(np.uint8)
+        if t["orientation"] is not None:
+            orient[iy, ix] = t["orientation"]
+            rbox[:, iy, ix] = turned_box(t["corners"])
+            rmask[iy, ix] = 1
+    return heat.astype(np.float16), box, orient.astype(np.int8), rbox.astype(np.float16), mask.astype(np.uint8), rmask.astype(np.uint8), train
 
 
 def turned_box(corners) -> list[float]:
@@ -146,32 +161,99 @@ def letterbox(img):
 
 _BANK: dict = {}
 _REAL: list = []
+_PHOTOS: list = []
 
 
 def _scene(k: int):
-    img, tiles = scenes.make_scene(k, SIZE, _BANK, _REAL)
+    """Scene k: a drawn scene, a crop of a real labelled photo, or a picture with no tile
+    (which one is fixed by k, see build)."""
+    kind, seed = k % 100, k // 100
+    if kind < _MIX[0] and _PHOTOS:
+        rng = random.Random(seed)
+        img, tiles, ign = realdata.finder_sample(_PHOTOS[seed % len(_PHOTOS)], rng, SIZE)
+        return (np.asarray(img, np.uint8),) + targets(tiles, ign, down_known=False)
+    if kind < _MIX[0] + _MIX[1]:
+        img, tiles, ign = realdata.negative_sample(random.Random(seed), SIZE)
+        return (np.asarray(img, np.uint8),) + targets(tiles, ign, down_known=True)
+    img, tiles = scenes.make_scene(seed, SIZE, _BANK, _REAL)
     return (np.asarray(img, np.uint8),) + targets(tiles)
 
 
-def build(n: int, seed: int, workers: int = 0):
-    global _BANK, _REAL
+# Percent of scenes from real photos, and with no tile; the rest are drawn.
+_MIX = (0, 0)
+
+
+def build(n: int, seed: int, workers: int = 0, real: float = 0.0, negative: float = 0.0):
+    global _BANK, _REAL, _PHOTOS, _MIX
     bank = faces.load_bank()
     if not any(bank.values()):
         faces.build()
         bank = faces.load_bank()
-    # About a third of the scenes are laid with real tile crops (scenes.SCENE_PHOTOS).
-    real = scenes.real_banks(scenes.SCENE_PHOTOS)
-    if not real:
+    # About a third of the drawn scenes are laid with real tile crops (scenes.SCENE_PHOTOS).
+    crops = scenes.real_banks(scenes.SCENE_PHOTOS)
+    if not crops:
         print("camerash-dev crops not found: scenes with drawn tiles only")
-    _BANK, _REAL = bank, real
-    out = synth.parallel_map(_scene, [seed * 1_000_003 + k for k in range(n)], workers)
+    photos = realdata.rf_photos("train") + realdata.rf_photos("valid-train") if real > 0 else []
+    if real > 0 and not photos:
+        print(f"{realdata.RF} not found: no scenes from real photos")
+    _BANK, _REAL, _PHOTOS, _MIX = bank, crops, photos, (round(real * 100), round(negative * 100))
+    # Scene k of this run: kind k % 100 (real, negative, drawn by _MIX), seed from k // 100.
+    keys = [(seed * 1_000_003 + k) * 100 + (k * 37) % 100 for k in range(n)]
+    out = synth.parallel_map(_scene, keys, workers)
     return tuple(np.stack(a) for a in zip(*out))
 
 
-def focal(pred_logits, gt):
+def init_from_onnx(net: nn.Module, path: Path) -> None:
+    """Starts from a shipped finder: its ONNX graph has each convolution with the batch norm
+    folded in, in the order of `net`'s own convolutions. Each folded weight goes to the
+    convolution, its bias to the batch norm after it (made an identity otherwise)."""
+    import onnx
+    from onnx import numpy_helper
+
+    m = onnx.load(str(path))
+    init = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    convs = [n for n in m.graph.node if n.op_type == "Conv"]
+    mods = [mod for mod in net.modules() if isinstance(mod, nn.Conv2d)]
+    if len(convs) != len(mods):
+        raise SystemExit(f"{path}: {len(convs)} convolutions, the network has {len(mods)}")
+    bns = {}
+    prev = None
+    for mod in net.modules():
+        if isinstance(mod, nn.Conv2d):
+            prev = mod
+        elif isinstance(mod, nn.BatchNorm2d) and prev is not None:
+            bns[id(prev)] = mod
+    with torch.no_grad():
+        for node, mod in zip(convs, mods):
+            w = torch.from_numpy(init[node.input[1]].copy())
+            b = torch.from_numpy(init[node.input[2]].copy()) if len(node.input) > 2 else torch.zeros(w.shape[0])
+            if w.shape != mod.weight.shape:
+                raise SystemExit(f"{path}: weight {tuple(w.shape)} where the network has {tuple(mod.weight.shape)}")
+            mod.weight.copy_(w)
+            bn = bns.get(id(mod))
+            if mod.bias is not None:
+                mod.bias.copy_(b)
+            elif bn is not None:
+                bn.weight.fill_(1.0)
+                bn.bias.copy_(b)
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1.0 - bn.eps)
+
+
+def freeze_norms(net: nn.Module) -> None:
+    """Batch norms keep their statistics (a network started from folded weights)."""
+    for mod in net.modules():
+        if isinstance(mod, nn.BatchNorm2d):
+            mod.eval()
+
+
+def focal(pred_logits, gt, train=None):
+    """CenterNet's focal loss; `train` (0/1, same shape) leaves cells out."""
     p = torch.sigmoid(pred_logits).clamp(1e-4, 1 - 1e-4)
     pos = gt.eq(1).float()
     neg = 1 - pos
+    if train is not None:
+        pos, neg = pos * train, neg * train
     pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
     neg_loss = -torch.log(1 - p) * p**2 * (1 - gt) ** 4 * neg
     n = pos.sum().clamp(min=1)
@@ -245,7 +327,10 @@ def export(net, args, TP, P, G) -> Path:
             "rbox": "n,4,h/4,w/4: the face as a turned rectangle: cos 4a, sin 4a (a: turn of the side nearest the x axis, within 45 degrees), log side along a, log side across (cells)",
         },
         "stride": STRIDE,
-        "training": {"scenes": args.scenes, "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "width": args.width, "seed": args.seed},
+        "training": {
+            "scenes": args.scenes, "real": args.real, "negative": args.negative, "init": Path(args.init).name if args.init else None,
+            "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "width": args.width, "seed": args.seed,
+        },
         "synthetic_val": {"precision": round(TP / max(P, 1), 4), "recall": round(TP / max(G, 1), 4)},
     }
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
@@ -263,15 +348,25 @@ def main():
     ap.add_argument("--export-each-epoch", action="store_true", help="write the ONNX model after every epoch (for runs that may be cut short)")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--workers", type=int, default=0, help="scene generation processes (0: one per CPU)")
+    ap.add_argument("--real", type=float, default=0.55, help="share of scenes cut from real labelled photos (rf-chinese-mahjong)")
+    ap.add_argument("--negative", type=float, default=0.08, help="share of scenes with no tile (tables, floors, keyboards, dominoes...)")
+    ap.add_argument("--init", help="start from this finder (ONNX) instead of from scratch")
+    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
     ap.add_argument("--out", default=str(REPO / "models" / "tile_finder.onnx"))
     args = ap.parse_args()
     torch.manual_seed(args.seed)
+    if args.threads:
+        torch.set_num_threads(args.threads)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     t0 = time.time()
-    X, Hm, Bx, Or, Rb, Mk = build(args.scenes, args.seed, args.workers)
-    VX, VH, VB, VO, VR, VM = build(args.val_scenes, args.seed + 1000, args.workers)
+    X, Hm, Bx, Or, Rb, Mk, Rm, Tr = build(args.scenes, args.seed, args.workers, args.real, args.negative)
+    VX, VH, VB, VO, VR, VM, _, _ = build(args.val_scenes, args.seed + 1000, args.workers)
     print(f"{len(X)} training and {len(VX)} validation scenes in {time.time() - t0:.0f} s", flush=True)
-    net = TileFinder(args.width).to(device)
+    net = TileFinder(args.width)
+    if args.init:
+        init_from_onnx(net, Path(args.init))
+        print(f"started from {args.init}")
+    net = net.to(device)
     print(f"parameters: {sum(p.numel() for p in net.parameters())}")
     bs = args.batch
     steps = args.epochs * math.ceil(len(X) / bs)
@@ -280,25 +375,28 @@ def main():
     rng = np.random.default_rng(args.seed)
     # The training set on the device (images as uint8), batches cut there.
     TX = torch.from_numpy(X).to(device)
-    TT = [torch.from_numpy(a).to(device) for a in (Hm, Bx, Or, Rb, Mk)]
+    TT = [torch.from_numpy(a).to(device) for a in (Hm, Bx, Or, Rb, Mk, Rm, Tr)]
     for epoch in range(args.epochs):
         net.train()
+        if args.init:
+            freeze_norms(net)
         t = time.time()
         tot = 0.0
         order = torch.from_numpy(rng.permutation(len(X))).to(device)
         for k in range(0, len(X), bs):
             j = order[k : k + bs]
             x = TX[j].permute(0, 3, 1, 2).float() / 255.0
-            hm, bx, orr, rb, mk = (a[j] for a in TT)
-            hm, bx, rb, mk, orr = hm.float(), bx.float(), rb.float(), mk.float(), orr.long()
+            hm, bx, orr, rb, mk, rm, tr = (a[j] for a in TT)
+            hm, bx, rb, mk, rm, orr = hm.float(), bx.float(), rb.float(), mk.float(), rm.float(), orr.long()
+            tr = torch.stack([(tr & 1) > 0, (tr & 2) > 0], 1).float()
             ph, pb, po, pr = net(x)
-            l_heat = focal(ph, hm)
+            l_heat = focal(ph, hm, tr)
             m = mk[:, None]
             n = mk.sum().clamp(min=1)
             l_size = (F.l1_loss(pb[:, :2], bx[:, :2], reduction="none") * m).sum() / n
             l_off = (F.l1_loss(pb[:, 2:], bx[:, 2:], reduction="none") * m).sum() / n
             l_or = F.cross_entropy(po, orr, ignore_index=-1)
-            l_turn = (F.l1_loss(pr, rb, reduction="none") * m).sum() / n
+            l_turn = (F.l1_loss(pr, rb, reduction="none") * rm[:, None]).sum() / rm.sum().clamp(min=1)
             loss = l_heat + l_size + l_off + 0.5 * l_or + 0.5 * l_turn
             opt.zero_grad()
             loss.backward()

@@ -1,0 +1,320 @@
+//! Geometry of found tiles: turned rectangles, orientation by shape, overlaps, and cutting a
+//! face out of the photo along its own axes.
+
+use image::RgbImage;
+use ndarray::Array4;
+
+use super::{CROP_H, CROP_W};
+use crate::detection::Orientation;
+
+/// (4:3 → 1.78×), whatever the camera's tilt, since the tilt squeezes every tile alike.
+pub(super) const SIDEWAYS_RATIO: f32 = 1.4;
+
+/// Each box's orientation from the finder's four probabilities (up, right, down, left), checked
+/// against its shape. Most tiles of a photo lie one way (the hand's row); a box whose aspect
+/// differs from the photo's typical aspect by SIDEWAYS_RATIO or more lies across them, and one
+/// with the typical aspect lies with them. The finder alone often calls a real sideways tile
+/// upright; its shape does not lie.
+pub(super) fn orientations(boxes: &[([f32; 4], [f32; 4])]) -> Vec<Orientation> {
+    const TURNS: [Orientation; 4] = [
+        Orientation::Up,
+        Orientation::Right,
+        Orientation::Down,
+        Orientation::Left,
+    ];
+    let argmax = |p: &[f32; 4], among: &[usize]| {
+        among
+            .iter()
+            .copied()
+            .max_by(|&i, &j| p[i].total_cmp(&p[j]))
+            .unwrap_or(0)
+    };
+    let aspect = |b: &[f32; 4]| ((b[2] - b[0]) / (b[3] - b[1]).max(1e-3)).max(1e-3);
+    if boxes.len() < 4 {
+        return boxes
+            .iter()
+            .map(|(_, p)| TURNS[argmax(p, &[0, 1, 2, 3])])
+            .collect();
+    }
+    let mut aspects: Vec<f32> = boxes.iter().map(|(b, _)| aspect(b)).collect();
+    aspects.sort_by(f32::total_cmp);
+    let typical = aspects[aspects.len() / 2];
+    // Which way the typical tile lies: the finder's vote over the boxes of typical shape.
+    let (mut upright, mut across) = (0.0f32, 0.0f32);
+    for (b, p) in boxes {
+        let r = aspect(b) / typical;
+        if r < SIDEWAYS_RATIO && r > 1.0 / SIDEWAYS_RATIO {
+            upright += p[0] + p[2];
+            across += p[1] + p[3];
+        }
+    }
+    let typical_upright = upright >= across;
+    boxes
+        .iter()
+        .map(|(b, p)| {
+            let r = aspect(b) / typical;
+            let is_upright = if r >= SIDEWAYS_RATIO || r <= 1.0 / SIDEWAYS_RATIO {
+                !typical_upright
+            } else {
+                typical_upright
+            };
+            TURNS[argmax(p, if is_upright { &[0, 2] } else { &[1, 3] })]
+        })
+        .collect()
+}
+
+/// A tile's face as a turned rectangle in source pixels: `along` is the side turned by
+/// `angle` (radians, within ±45°) from the x axis, `across` the other.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Rect {
+    pub centre: [f32; 2],
+    pub angle: f32,
+    pub along: f32,
+    pub across: f32,
+}
+
+impl Rect {
+    /// The corners, clockwise from the top left of the face as it reads when its top points
+    /// `o`.
+    pub fn corners(&self, o: Orientation) -> [[f32; 2]; 4] {
+        let (sin, cos) = self.angle.sin_cos();
+        let (ax, ay) = (cos * self.along / 2.0, sin * self.along / 2.0);
+        let (bx, by) = (-sin * self.across / 2.0, cos * self.across / 2.0);
+        let [cx, cy] = self.centre;
+        // The rectangle's own top left, top right, bottom right, bottom left.
+        let tl = [cx - ax - bx, cy - ay - by];
+        let tr = [cx + ax - bx, cy + ay - by];
+        let br = [cx + ax + bx, cy + ay + by];
+        let bl = [cx - ax + bx, cy - ay + by];
+        match o {
+            Orientation::Up => [tl, tr, br, bl],
+            Orientation::Right => [tr, br, bl, tl],
+            Orientation::Down => [br, bl, tl, tr],
+            Orientation::Left => [bl, tl, tr, br],
+        }
+    }
+}
+
+/// Cuts the face whose corners are given (clockwise from its top left) out of the photo,
+/// upright, CROP_W×CROP_H, into `crops[k]`. Each crop pixel averages a grid of bilinear
+/// samples as fine as the photo's pixels (up to 4×4), so that a big tile is shrunk smoothly.
+pub(super) fn sample_face(
+    img: &RgbImage,
+    corners: &[[f32; 2]; 4],
+    crops: &mut Array4<f32>,
+    k: usize,
+) {
+    let (w, h) = img.dimensions();
+    if w == 0 || h == 0 {
+        return;
+    }
+    let raw = img.as_raw();
+    let stride = w as usize * 3;
+    let o = corners[0];
+    let right = [corners[1][0] - o[0], corners[1][1] - o[1]];
+    let down = [corners[3][0] - o[0], corners[3][1] - o[1]];
+    let step =
+        (right[0].hypot(right[1]) / CROP_W as f32).max(down[0].hypot(down[1]) / CROP_H as f32);
+    let n = ((step / 2.0).ceil() as usize).clamp(1, 4);
+    let weight = 1.0 / (n * n) as f32;
+    let (xmax, ymax) = (w as f32 - 1.0, h as f32 - 1.0);
+    for y in 0..CROP_H {
+        for x in 0..CROP_W {
+            let mut acc = [0.0f32; 3];
+            for sy in 0..n {
+                let v = (y as f32 + (sy as f32 + 0.5) / n as f32) / CROP_H as f32;
+                for sx in 0..n {
+                    let u = (x as f32 + (sx as f32 + 0.5) / n as f32) / CROP_W as f32;
+                    // Pixel centres sit at +0.5.
+                    let px = (o[0] + right[0] * u + down[0] * v - 0.5).clamp(0.0, xmax);
+                    let py = (o[1] + right[1] * u + down[1] * v - 0.5).clamp(0.0, ymax);
+                    let (x0, y0) = (px as usize, py as usize);
+                    let dx = if x0 + 1 < w as usize { 3 } else { 0 };
+                    let dy = if y0 + 1 < h as usize { stride } else { 0 };
+                    let (fx, fy) = (px - x0 as f32, py - y0 as f32);
+                    let i = y0 * stride + x0 * 3;
+                    let (w00, w01) = ((1.0 - fx) * (1.0 - fy), fx * (1.0 - fy));
+                    let (w10, w11) = ((1.0 - fx) * fy, fx * fy);
+                    for (c, a) in acc.iter_mut().enumerate() {
+                        let p = |j: usize| f32::from(raw[i + j + c]);
+                        *a += p(0) * w00 + p(dx) * w01 + p(dy) * w10 + p(dy + dx) * w11;
+                    }
+                }
+            }
+            for (c, a) in acc.iter().enumerate() {
+                crops[[k, c, y, x]] = a * weight;
+            }
+        }
+    }
+}
+
+/// How much of the smaller of two boxes lies inside the other (0..1).
+pub(super) fn covered(a: &[f32; 4], b: &[f32; 4]) -> f32 {
+    let ix = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
+    let iy = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
+    let smaller = ((a[2] - a[0]) * (a[3] - a[1])).min((b[2] - b[0]) * (b[3] - b[1]));
+    if smaller > 0.0 {
+        ix * iy / smaller
+    } else {
+        0.0
+    }
+}
+
+pub(super) fn iou(a: &[f32; 4], b: &[f32; 4]) -> f32 {
+    let ix = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
+    let iy = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
+    let inter = ix * iy;
+    let union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter;
+    if union > 0.0 { inter / union } else { 0.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
+        (a[0] - b[0]).hypot(a[1] - b[1])
+    }
+
+    #[test]
+    fn a_turned_rect_lays_its_sides_along_its_angle() {
+        let r = Rect {
+            centre: [100.0, 80.0],
+            angle: 30f32.to_radians(),
+            along: 40.0,
+            across: 20.0,
+        };
+        let c = r.corners(Orientation::Up);
+        assert!((dist(c[0], c[1]) - 40.0).abs() < 1e-3);
+        assert!((dist(c[1], c[2]) - 20.0).abs() < 1e-3);
+        let top = (c[1][1] - c[0][1]).atan2(c[1][0] - c[0][0]).to_degrees();
+        assert!((top - 30.0).abs() < 1e-3, "top edge at {top}°");
+        // Turned a quarter: the face's top edge is the short side, and the corners go round.
+        let side = r.corners(Orientation::Right);
+        assert!((dist(side[0], side[1]) - 20.0).abs() < 1e-3);
+        assert_eq!(side[0], c[1]);
+        // Centred where the box was.
+        let mid = [
+            c.iter().map(|p| p[0]).sum::<f32>() / 4.0,
+            c.iter().map(|p| p[1]).sum::<f32>() / 4.0,
+        ];
+        assert!(dist(mid, r.centre) < 1e-3);
+    }
+
+    /// A face turned by 25° whose top half is red and bottom half blue, on grey.
+    fn turned_face(r: &Rect) -> RgbImage {
+        let (sin, cos) = r.angle.sin_cos();
+        RgbImage::from_fn(240, 200, |x, y| {
+            let (dx, dy) = (x as f32 + 0.5 - r.centre[0], y as f32 + 0.5 - r.centre[1]);
+            let (u, v) = (dx * cos + dy * sin, -dx * sin + dy * cos);
+            if u.abs() > r.along / 2.0 || v.abs() > r.across / 2.0 {
+                image::Rgb([128, 128, 128])
+            } else if v < 0.0 {
+                image::Rgb([220, 20, 20])
+            } else {
+                image::Rgb([20, 20, 220])
+            }
+        })
+    }
+
+    #[test]
+    fn a_turned_face_is_cut_out_upright() {
+        let r = Rect {
+            centre: [120.0, 100.0],
+            angle: 25f32.to_radians(),
+            along: 90.0,
+            across: 120.0,
+        };
+        let img = turned_face(&r);
+        let mut crops = Array4::<f32>::zeros((2, 3, CROP_H, CROP_W));
+        sample_face(&img, &r.corners(Orientation::Up), &mut crops, 0);
+        sample_face(&img, &r.corners(Orientation::Down), &mut crops, 1);
+        // Away from the edges and the middle line, every pixel is the face's colour.
+        for y in (4..CROP_H / 2 - 4).chain(CROP_H / 2 + 4..CROP_H - 4) {
+            for x in 4..CROP_W - 4 {
+                let top = y < CROP_H / 2;
+                let (red, blue) = (crops[[0, 0, y, x]], crops[[0, 2, y, x]]);
+                assert_eq!(
+                    red > blue,
+                    top,
+                    "upright crop at {x},{y}: red {red} blue {blue}"
+                );
+                let (red, blue) = (crops[[1, 0, y, x]], crops[[1, 2, y, x]]);
+                assert_eq!(
+                    red > blue,
+                    !top,
+                    "turned crop at {x},{y}: red {red} blue {blue}"
+                );
+                assert!(
+                    crops[[0, 1, y, x]] < 60.0,
+                    "grey background inside the crop at {x},{y}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_face_partly_outside_the_photo_is_cut_without_panicking() {
+        let r = Rect {
+            centre: [5.0, 195.0],
+            angle: -40f32.to_radians(),
+            along: 300.0,
+            across: 500.0,
+        };
+        let img = RgbImage::from_pixel(240, 200, image::Rgb([10, 200, 10]));
+        let mut crops = Array4::<f32>::zeros((1, 3, CROP_H, CROP_W));
+        sample_face(&img, &r.corners(Orientation::Left), &mut crops, 0);
+        assert!(crops.iter().all(|v| (0.0..=255.0).contains(v)));
+        assert!((crops[[0, 1, 10, 10]] - 200.0).abs() < 1e-3);
+    }
+
+    /// Boxes of a row: `n` upright tiles 30×40 and, after them, the given extra boxes.
+    fn row(n: usize, extra: &[([f32; 4], [f32; 4])]) -> Vec<([f32; 4], [f32; 4])> {
+        let mut v: Vec<_> = (0..n)
+            .map(|i| {
+                let x = i as f32 * 31.0;
+                ([x, 0.0, x + 30.0, 40.0], [0.9, 0.04, 0.03, 0.03])
+            })
+            .collect();
+        v.extend_from_slice(extra);
+        v
+    }
+
+    #[test]
+    fn a_wide_box_in_an_upright_row_is_sideways_even_if_the_finder_says_up() {
+        let wide = ([500.0, 10.0, 540.0, 40.0], [0.6, 0.15, 0.15, 0.1]);
+        let o = orientations(&row(6, &[wide]));
+        assert!(o[..6].iter().all(|&o| o == Orientation::Up), "{o:?}");
+        assert_eq!(o[6], Orientation::Right);
+    }
+
+    #[test]
+    fn a_tile_of_the_rows_shape_keeps_the_rows_axis() {
+        // The finder thinks this upright-shaped tile points left; its shape says up or down.
+        let odd = ([500.0, 0.0, 530.0, 40.0], [0.2, 0.1, 0.3, 0.4]);
+        let o = orientations(&row(6, &[odd]));
+        assert_eq!(o[6], Orientation::Down);
+    }
+
+    #[test]
+    fn a_photo_turned_a_quarter_keeps_its_tiles_sideways() {
+        // Every tile 40×30 and the finder says right: the typical tile lies across.
+        let boxes: Vec<_> = (0..6)
+            .map(|i| {
+                let y = i as f32 * 31.0;
+                ([0.0, y, 40.0, y + 30.0], [0.05, 0.8, 0.05, 0.1])
+            })
+            .collect();
+        assert!(
+            orientations(&boxes)
+                .iter()
+                .all(|&o| o == Orientation::Right)
+        );
+    }
+
+    #[test]
+    fn few_boxes_follow_the_finder() {
+        let boxes = [([0.0, 0.0, 30.0, 40.0], [0.1, 0.1, 0.1, 0.7])];
+        assert_eq!(orientations(&boxes), vec![Orientation::Left]);
+    }
+}

@@ -1,0 +1,602 @@
+//! Tiles in a photo: the two ONNX models of `models/` run with ONNX Runtime.
+//!
+//! 1. `tile_finder.onnx` looks at the photo scaled to 416 pixels on its long side (padded
+//!    grey to multiples of 32) and gives, on a grid of stride 4: a centre heat map for face-up
+//!    and face-down tiles, box sizes and centre offsets, the orientation of each face, and the
+//!    face as a turned rectangle (its angle within ±45° and its two sides). Peaks become turned
+//!    outlines in source pixels; the letterbox never leaves this module.
+//! 2. `tile_classifier.onnx` reads each face-up tile, sampled from the full-resolution photo
+//!    along the face's own axes (so a slanted tile is read straight, 64×48), and gives
+//!    probabilities over the 42 faces. Unsure and sideways tiles are also read turned round;
+//!    the more confident reading wins, which corrects up/down confusions.
+//!
+//! ONNX Runtime is loaded at run time from `libonnxruntime.so` (the PyPI wheel
+//! `onnxruntime==1.31.1`): from `--onnxruntime`, `ORT_DYLIB_PATH`, the folder `install-onnxruntime`
+//! fills, or the Python environment.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use image::{RgbImage, imageops};
+use ndarray::{Array4, ArrayD};
+use ort::session::{Session, SessionOutputs};
+use ort::value::TensorRef;
+
+use crate::detection::{CLASS_COUNT, Detection, Orientation};
+
+mod geometry;
+mod photo;
+mod runtime;
+
+use geometry::{Rect, covered, iou, orientations, sample_face};
+pub use photo::{Photo, load_image, load_photo};
+pub use runtime::find_onnxruntime;
+
+/// The models, embedded so that `suanfan scan` works from any folder.
+const FINDER: &[u8] = include_bytes!("../../models/tile_finder.onnx");
+const CLASSIFIER: &[u8] = include_bytes!("../../models/tile_classifier.onnx");
+
+/// The finder sees the photo scaled to this many pixels on its long side. It was trained on
+/// 320-pixel scenes; 416 reads dense rows (18 tiles across) that 320 partly misses.
+const LONG_SIDE: u32 = 416;
+/// A second, coarse look at the photo, for tiles too big for the first one (a close-up of a
+/// few tiles, one tile filling the frame): the finder is trained on tiles up to about 110
+/// pixels, and at this size even a tile as big as the photo is under 100.
+const COARSE_LONG_SIDE: u32 = 96;
+/// Each look keeps the tiles of the sizes it sees well (the long side of a tile's box, as a
+/// share of the photo's long side): the fine look up to this...
+const FINE_MAX_SHARE: f32 = 0.2;
+/// ...and the coarse look from this.
+const COARSE_MIN_SHARE: f32 = 0.14;
+/// A face-up tile the classifier gives at least this probability of being no tile at all
+/// (a classifier with the extra "none" class) is dropped.
+const NOT_A_TILE: f32 = 0.5;
+/// The finder's input sides are padded to a multiple of this (its deepest stride is 16).
+const ALIGN: u32 = 32;
+const STRIDE: f32 = 4.0;
+const CROP_H: usize = 64;
+const CROP_W: usize = 48;
+/// Photos larger than this many pixels are refused (memory stays bounded).
+pub const MAX_PIXELS: u64 = 80_000_000;
+/// The ONNX Runtime library the project is built and tested with.
+pub const ORT_LIBRARY: &str = "libonnxruntime.so.1.31.1";
+
+/// Why recognition could not run.
+#[derive(Debug)]
+pub enum VisionError {
+    /// ONNX Runtime's library was not found or could not be loaded.
+    Runtime(String),
+    /// A model could not be loaded or run.
+    Model(String),
+    /// The file is not an image we can read.
+    Image { path: PathBuf, message: String },
+}
+
+impl fmt::Display for VisionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VisionError::Runtime(m) => write!(f, "ONNX Runtime: {m}"),
+            VisionError::Model(m) => write!(f, "model: {m}"),
+            VisionError::Image { path, message } => write!(f, "{}: {message}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for VisionError {}
+
+/// Settings for recognition.
+#[derive(Clone, Debug)]
+pub struct VisionConfig {
+    pub onnxruntime: Option<PathBuf>,
+    /// Replace the embedded models.
+    pub finder_model: Option<PathBuf>,
+    pub classifier_model: Option<PathBuf>,
+    pub threads: usize,
+    /// Heat-map peaks below this are not tiles.
+    pub min_score: f32,
+}
+
+impl Default for VisionConfig {
+    fn default() -> Self {
+        VisionConfig {
+            onnxruntime: None,
+            finder_model: None,
+            classifier_model: None,
+            threads: 2,
+            min_score: 0.3,
+        }
+    }
+}
+
+/// A reading less confident than this is tried again with the crop turned round.
+const UNSURE: f32 = 0.6;
+/// An upright tile's reading turned round must beat the first by this much to win.
+const TURN_MARGIN: f32 = 0.15;
+
+fn max(v: &[f32]) -> f32 {
+    v.iter().copied().fold(0.0f32, f32::max)
+}
+
+/// Time spent in each step, in milliseconds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timings {
+    pub finder: f64,
+    pub crops: f64,
+    pub classifier: f64,
+    /// Found boxes the classifier called no tile at all, dropped.
+    pub rejected: usize,
+}
+
+/// The loaded models.
+pub struct Recognizer {
+    finder: Session,
+    classifier: Session,
+    cfg: VisionConfig,
+    input: Array4<f32>,
+    /// The classifier's output width: 42 faces, or 43 with a last "not a tile" class.
+    classes: usize,
+}
+
+impl fmt::Debug for Recognizer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Recognizer")
+            .field("cfg", &self.cfg)
+            .field("classes", &self.classes)
+            .finish()
+    }
+}
+
+fn model_err(e: impl fmt::Display) -> VisionError {
+    VisionError::Model(e.to_string())
+}
+
+/// One output of a model run, by name, or an error naming the model and the missing output.
+fn output(
+    outputs: &SessionOutputs<'_>,
+    model: &str,
+    name: &str,
+) -> Result<ArrayD<f32>, VisionError> {
+    let v = outputs.get(name).ok_or_else(|| {
+        VisionError::Model(format!(
+            "the {model} model has no output named `{name}`: it is not a suanfan {model} (see models/README.md)"
+        ))
+    })?;
+    Ok(v.try_extract_array::<f32>()
+        .map_err(|e| VisionError::Model(format!("{model} output `{name}`: {e}")))?
+        .to_owned())
+}
+
+/// How a photo was scaled and padded for one look of the finder.
+#[derive(Clone, Copy, Debug)]
+struct Letterbox {
+    /// Finder pixels per source pixel.
+    s: f32,
+    /// Padding on the left and on the top, in finder pixels.
+    px: u32,
+    py: u32,
+    /// The finder's grid.
+    grid_w: usize,
+    grid_h: usize,
+}
+
+/// A tile the finder saw, before its face is read.
+struct Candidate {
+    det: Detection,
+    bounds: [f32; 4],
+    turn: [f32; 4],
+    rect: Rect,
+}
+
+impl Recognizer {
+    /// Loads ONNX Runtime and both models, checks that each model gives the outputs suanfan
+    /// reads, and warms them up once.
+    pub fn new(cfg: VisionConfig) -> Result<Recognizer, VisionError> {
+        let lib = find_onnxruntime(cfg.onnxruntime.as_deref())?;
+        runtime::check_library(&lib)?;
+        let env = ort::init_from(&lib)
+            .map_err(|e| {
+                VisionError::Runtime(format!(
+                    "cannot load {}: {e}; {}",
+                    lib.display(),
+                    runtime::install_hint()
+                ))
+            })?
+            .with_name("suanfan")
+            .build()
+            .map_err(|e| {
+                VisionError::Runtime(format!(
+                    "cannot start ONNX Runtime from {}: {e}",
+                    lib.display()
+                ))
+            })?;
+        let load = |bytes: &[u8],
+                    path: &Option<PathBuf>,
+                    what: &str|
+         -> Result<Session, VisionError> {
+            let owned;
+            let data = match path {
+                Some(p) => {
+                    owned = std::fs::read(p)
+                        .map_err(|e| VisionError::Model(format!("{}: {e}", p.display())))?;
+                    &owned[..]
+                }
+                None => bytes,
+            };
+            let name = path.as_ref().map_or_else(
+                || format!("the embedded {what}"),
+                |p| p.display().to_string(),
+            );
+            Session::builder(&env)
+                .map_err(model_err)?
+                .with_intra_threads(cfg.threads.max(1))
+                .map_err(|e| model_err(e.to_string()))?
+                // The two sessions run one after the other: threads of one left spinning
+                // would take the cores from the other (measured: classifier 22 → 10 ms,
+                // finder 16 → 6 ms on 2 cores).
+                .with_intra_op_spinning(false)
+                .map_err(|e| model_err(e.to_string()))?
+                .commit_from_memory(data)
+                .map_err(|e| VisionError::Model(format!("{what} ({name}) cannot be loaded: {e}")))
+        };
+        let finder = load(FINDER, &cfg.finder_model, "tile finder")?;
+        let classifier = load(CLASSIFIER, &cfg.classifier_model, "tile classifier")?;
+        let mut r = Recognizer {
+            finder,
+            classifier,
+            cfg,
+            input: Array4::zeros((1, 3, LONG_SIDE as usize, LONG_SIDE as usize)),
+            classes: CLASS_COUNT,
+        };
+        r.classes = r.classifier_width()?;
+        // Warm up (the first run allocates), which also checks the finder's outputs.
+        let blank = RgbImage::from_pixel(64, 64, image::Rgb([120, 120, 120]));
+        r.detect(&blank)?;
+        Ok(r)
+    }
+
+    /// The classifier's output width, checked once: 42 faces, or 43 with "not a tile".
+    fn classifier_width(&mut self) -> Result<usize, VisionError> {
+        let crop = Array4::<f32>::zeros((1, 3, CROP_H, CROP_W));
+        let outputs = self
+            .classifier
+            .run(ort::inputs![
+                TensorRef::from_array_view(&crop).map_err(model_err)?
+            ])
+            .map_err(|e| {
+                VisionError::Model(format!(
+                    "the tile classifier cannot read a 1×3×{CROP_H}×{CROP_W} crop: {e}"
+                ))
+            })?;
+        let probs = output(&outputs, "tile classifier", "probs")?;
+        match probs.shape() {
+            [1, n] if *n == CLASS_COUNT || *n == CLASS_COUNT + 1 => Ok(*n),
+            other => Err(VisionError::Model(format!(
+                "the tile classifier's `probs` has shape {other:?}; suanfan needs [n, {CLASS_COUNT}] \
+                 (the 42 faces) or [n, {}] (with a last \"not a tile\" class)",
+                CLASS_COUNT + 1
+            ))),
+        }
+    }
+
+    /// Finds and reads every tile of a photo.
+    pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
+        let mut t = Timings::default();
+        let t0 = Instant::now();
+        let (w, h) = img.dimensions();
+        if w == 0 || h == 0 {
+            return Ok((Vec::new(), t));
+        }
+        let long = w.max(h) as f32;
+        let mut found = self.look(img, LONG_SIDE, self.cfg.min_score)?;
+        found.retain(|c| side(&c.bounds) <= FINE_MAX_SHARE * long);
+        let mut coarse = self.look(img, COARSE_LONG_SIDE, self.cfg.min_score)?;
+        coarse.retain(|c| side(&c.bounds) >= COARSE_MIN_SHARE * long);
+        found.extend(coarse);
+        let found = suppress(found);
+        t.finder = t0.elapsed().as_secs_f64() * 1e3;
+        let mut kept = orient(found, w as f32, h as f32);
+        let p_none = self.read_faces(img, &mut kept, &mut t)?;
+        let before = kept.len();
+        let mut k = 0;
+        kept.retain(|_| {
+            k += 1;
+            p_none[k - 1] < NOT_A_TILE
+        });
+        t.rejected = before - kept.len();
+        Ok((kept, t))
+    }
+
+    /// One look of the finder at the photo scaled to `long_side`: the tiles it sees, in source
+    /// pixels.
+    fn look(
+        &mut self,
+        img: &RgbImage,
+        long_side: u32,
+        min_score: f32,
+    ) -> Result<Vec<Candidate>, VisionError> {
+        let lb = self.letterbox(img, long_side);
+        let outputs = self
+            .finder
+            .run(ort::inputs![
+                TensorRef::from_array_view(&self.input).map_err(model_err)?
+            ])
+            .map_err(model_err)?;
+        let heat = output(&outputs, "tile finder", "heat")?;
+        let boxes = output(&outputs, "tile finder", "box")?;
+        let orient = output(&outputs, "tile finder", "orient")?;
+        // The turned box (angle and sides of the face); a finder without it gives upright boxes.
+        let rbox = match outputs.get("rbox") {
+            Some(_) => Some(output(&outputs, "tile finder", "rbox")?),
+            None => None,
+        };
+        drop(outputs);
+        let (gw, gh) = (lb.grid_w, lb.grid_h);
+        let want = [1, 2, gh, gw];
+        if heat.shape() != want
+            || boxes.shape() != [1, 4, gh, gw]
+            || orient.shape() != [1, 4, gh, gw]
+            || rbox.as_ref().is_some_and(|r| r.shape() != [1, 4, gh, gw])
+        {
+            return Err(VisionError::Model(format!(
+                "tile finder gave maps of shape {:?} for an input of {}×{}; expected {want:?}: \
+                 the finder model must take any input size (multiples of {ALIGN}) at stride 4",
+                heat.shape(),
+                gw * 4,
+                gh * 4
+            )));
+        }
+        let (w, h) = (img.width() as f32, img.height() as f32);
+        let mut found = Vec::new();
+        for (ch, gy, gx, v) in peaks(&heat, min_score) {
+            let at = |a: &ArrayD<f32>, k: usize| a[[0, k, gy, gx]];
+            let bw = at(&boxes, 0).exp() * STRIDE;
+            let bh = at(&boxes, 1).exp() * STRIDE;
+            let cx = (gx as f32 + at(&boxes, 2)) * STRIDE;
+            let cy = (gy as f32 + at(&boxes, 3)) * STRIDE;
+            // Back to source pixels.
+            let to_src = |x: f32, y: f32| {
+                [
+                    ((x - lb.px as f32) / lb.s).clamp(0.0, w),
+                    ((y - lb.py as f32) / lb.s).clamp(0.0, h),
+                ]
+            };
+            let a = to_src(cx - bw / 2.0, cy - bh / 2.0);
+            let b = to_src(cx + bw / 2.0, cy + bh / 2.0);
+            if b[0] - a[0] < 2.0 || b[1] - a[1] < 2.0 {
+                continue;
+            }
+            let centre = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+            let rect = match &rbox {
+                Some(r) => Rect {
+                    centre,
+                    angle: at(r, 1).atan2(at(r, 0)) / 4.0,
+                    along: at(r, 2).exp() * STRIDE / lb.s,
+                    across: at(r, 3).exp() * STRIDE / lb.s,
+                },
+                None => Rect {
+                    centre,
+                    angle: 0.0,
+                    along: b[0] - a[0],
+                    across: b[1] - a[1],
+                },
+            };
+            found.push(Candidate {
+                det: Detection {
+                    corners: rect.corners(Orientation::Up),
+                    score: v,
+                    face_down: ch == 1,
+                    orientation: Orientation::Up,
+                    probs: Vec::new(),
+                },
+                bounds: [a[0], a[1], b[0], b[1]],
+                turn: std::array::from_fn(|i| at(&orient, i)),
+                rect,
+            });
+        }
+        Ok(found)
+    }
+
+    /// Scales the photo's long side to `long_side` into the finder's input, padded grey to
+    /// multiples of ALIGN.
+    fn letterbox(&mut self, img: &RgbImage, long_side: u32) -> Letterbox {
+        let (w, h) = img.dimensions();
+        let s = long_side as f32 / w.max(h) as f32;
+        let (nw, nh) = (
+            ((w as f32 * s).round() as u32).clamp(1, long_side),
+            ((h as f32 * s).round() as u32).clamp(1, long_side),
+        );
+        let (iw, ih) = (nw.div_ceil(ALIGN) * ALIGN, nh.div_ceil(ALIGN) * ALIGN);
+        let shape = [1, 3, ih as usize, iw as usize];
+        if self.input.shape() != shape {
+            self.input = Array4::zeros(shape);
+        }
+        let small = if w.max(h) >= 2 * long_side {
+            // Shrinking by 2 or more: an area average is smooth enough and several times
+            // faster than `resize` (21 ms → a few for a 1280×960 frame).
+            imageops::thumbnail(img, nw, nh)
+        } else {
+            imageops::resize(img, nw, nh, imageops::FilterType::Triangle)
+        };
+        let (px, py) = ((iw - nw) / 2, (ih - nh) / 2);
+        self.input.fill(114.0);
+        for (x, y, p) in small.enumerate_pixels() {
+            for c in 0..3 {
+                self.input[[0, c, (y + py) as usize, (x + px) as usize]] = f32::from(p[c]);
+            }
+        }
+        Letterbox {
+            s,
+            px,
+            py,
+            grid_w: iw as usize / 4,
+            grid_h: ih as usize / 4,
+        }
+    }
+
+    /// Reads the face of every face-up tile: a crop along the face's own axes, classified;
+    /// unsure and sideways tiles are also read turned round. Gives each tile's probability of
+    /// being no tile at all (0 for face-down tiles and a classifier without that class).
+    fn read_faces(
+        &mut self,
+        img: &RgbImage,
+        kept: &mut [Detection],
+        t: &mut Timings,
+    ) -> Result<Vec<f32>, VisionError> {
+        let t1 = Instant::now();
+        let up: Vec<usize> = (0..kept.len()).filter(|&i| !kept[i].face_down).collect();
+        let mut crops = Array4::<f32>::zeros((up.len(), 3, CROP_H, CROP_W));
+        for (k, &i) in up.iter().enumerate() {
+            sample_face(img, &kept[i].corners, &mut crops, k);
+        }
+        t.crops = t1.elapsed().as_secs_f64() * 1e3;
+        let t2 = Instant::now();
+        let first = self.classify(&crops)?;
+        // An unsure reading is tried again turned round: the finder may have swapped top and
+        // bottom. The turned reading wins only when clearly more confident.
+        // Sideways tiles are always read both ways: which of left and right the face's top
+        // points to is the finder's weakest call, and a claimed tile matters to the score.
+        let sideways: Vec<bool> = up
+            .iter()
+            .map(|&i| kept[i].orientation.is_sideways())
+            .collect();
+        let unsure: Vec<usize> = (0..up.len())
+            .filter(|&k| max(&first[k].0) < UNSURE || sideways[k])
+            .collect();
+        let mut second = Vec::new();
+        if !unsure.is_empty() {
+            let mut turned = Array4::<f32>::zeros((unsure.len(), 3, CROP_H, CROP_W));
+            for (j, &k) in unsure.iter().enumerate() {
+                for c in 0..3 {
+                    for y in 0..CROP_H {
+                        for x in 0..CROP_W {
+                            turned[[j, c, CROP_H - 1 - y, CROP_W - 1 - x]] = crops[[k, c, y, x]];
+                        }
+                    }
+                }
+            }
+            second = self.classify(&turned)?;
+        }
+        let mut p_none = vec![0.0; kept.len()];
+        for (k, &i) in up.iter().enumerate() {
+            let d = &mut kept[i];
+            (d.probs, p_none[i]) = first[k].clone();
+            if let Some(j) = unsure.iter().position(|&u| u == k) {
+                let margin = if sideways[k] { 0.0 } else { TURN_MARGIN };
+                if max(&second[j].0) > max(&first[k].0) + margin {
+                    d.orientation = match d.orientation {
+                        Orientation::Up => Orientation::Down,
+                        Orientation::Down => Orientation::Up,
+                        Orientation::Left => Orientation::Right,
+                        Orientation::Right => Orientation::Left,
+                    };
+                    let c = d.corners;
+                    d.corners = [c[2], c[3], c[0], c[1]];
+                    (d.probs, p_none[i]) = second[j].clone();
+                }
+            }
+        }
+        t.classifier = t2.elapsed().as_secs_f64() * 1e3;
+        Ok(p_none)
+    }
+
+    /// Face probabilities (the 42 faces) and the probability of "not a tile" (0 for a
+    /// classifier without that class) for a batch of upright crops.
+    fn classify(&mut self, crops: &Array4<f32>) -> Result<Vec<(Vec<f32>, f32)>, VisionError> {
+        let n = crops.shape()[0];
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let outputs = self
+            .classifier
+            .run(ort::inputs![
+                TensorRef::from_array_view(crops).map_err(model_err)?
+            ])
+            .map_err(model_err)?;
+        let probs = output(&outputs, "tile classifier", "probs")?;
+        if probs.shape() != [n, self.classes] {
+            return Err(VisionError::Model(format!(
+                "the tile classifier gave `probs` of shape {:?} for {n} crops; expected [{n}, {}]",
+                probs.shape(),
+                self.classes
+            )));
+        }
+        let none = self.classes > CLASS_COUNT;
+        Ok((0..n)
+            .map(|k| {
+                let faces = (0..CLASS_COUNT).map(|c| probs[[k, c]]).collect();
+                (faces, if none { probs[[k, CLASS_COUNT]] } else { 0.0 })
+            })
+            .collect())
+    }
+}
+
+/// The long side of a box.
+fn side(b: &[f32; 4]) -> f32 {
+    (b[2] - b[0]).max(b[3] - b[1])
+}
+
+/// Local maxima (3×3) of the heat maps at or above `min_score`: (channel, y, x, heat).
+fn peaks(heat: &ArrayD<f32>, min_score: f32) -> Vec<(usize, usize, usize, f32)> {
+    let (gh, gw) = (heat.shape()[2], heat.shape()[3]);
+    let mut out = Vec::new();
+    for ch in 0..2 {
+        for gy in 0..gh {
+            for gx in 0..gw {
+                let v = heat[[0, ch, gy, gx]];
+                if v < min_score {
+                    continue;
+                }
+                let higher = (gy.saturating_sub(1)..(gy + 2).min(gh)).any(|yy| {
+                    (gx.saturating_sub(1)..(gx + 2).min(gw))
+                        .any(|xx| (yy, xx) != (gy, gx) && heat[[0, ch, yy, xx]] > v)
+                });
+                if !higher {
+                    out.push((ch, gy, gx, v));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Overlapping boxes (a tile seen as both face up and face down, a sideways tile seen also as
+/// an upright one inside it, a tile seen by both looks): the stronger is kept.
+fn suppress(mut found: Vec<Candidate>) -> Vec<Candidate> {
+    found.sort_by(|a, b| b.det.score.total_cmp(&a.det.score));
+    let mut kept: Vec<Candidate> = Vec::new();
+    for f in found {
+        if kept
+            .iter()
+            .all(|k| iou(&f.bounds, &k.bounds) < 0.5 && covered(&f.bounds, &k.bounds) < 0.5)
+        {
+            kept.push(f);
+        }
+    }
+    kept
+}
+
+/// Each tile's orientation, by the finder's four probabilities checked against the shape of
+/// its turned box (which a slanted photo does not square up as it does upright boxes); the
+/// outline then follows it.
+fn orient(found: Vec<Candidate>, w: f32, h: f32) -> Vec<Detection> {
+    let turned = orientations(
+        &found
+            .iter()
+            .map(|c| ([0.0, 0.0, c.rect.along, c.rect.across], c.turn))
+            .collect::<Vec<_>>(),
+    );
+    found
+        .into_iter()
+        .zip(turned)
+        .map(|(c, o)| {
+            let mut d = c.det;
+            d.orientation = o;
+            d.corners = c
+                .rect
+                .corners(o)
+                .map(|p| [p[0].clamp(0.0, w), p[1].clamp(0.0, h)]);
+            d
+        })
+        .collect()
+}

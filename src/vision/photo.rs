@@ -1,0 +1,193 @@
+//! Decoding photos: EXIF orientation, reduced-scale decoding of large JPEGs, size limits.
+
+use std::path::Path;
+
+use image::{DynamicImage, ImageDecoder, ImageReader, RgbImage};
+
+use super::{MAX_PIXELS, VisionError};
+
+/// A decoded photo, possibly at a reduced scale: source pixel = image pixel × `scale`.
+#[derive(Debug)]
+pub struct Photo {
+    pub image: RgbImage,
+    pub scale: f32,
+    /// Width and height of the photo as stored (after EXIF orientation).
+    pub source_size: (u32, u32),
+}
+
+/// Reads a photo (JPEG or PNG), honouring the EXIF orientation. Refuses images over
+/// `MAX_PIXELS` before decoding them. Large JPEGs are decoded at 1/2 or 1/4 scale (tiles stay
+/// far above the 64 px the classifier reads); coordinates are given back in source pixels.
+pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
+    let err = |message: String| VisionError::Image {
+        path: path.to_path_buf(),
+        message,
+    };
+    let reader = ImageReader::open(path)
+        .map_err(|e| err(format!("cannot open: {e}")))?
+        .with_guessed_format()
+        .map_err(|e| err(format!("cannot read: {e}")))?;
+    let format = reader.format();
+    if format.is_none() {
+        return Err(err("not a JPEG or PNG image".to_string()));
+    }
+    if format == Some(image::ImageFormat::Jpeg) {
+        let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read: {e}")))?;
+        if !jpeg_is_complete(&bytes) {
+            return Err(err(
+                "truncated JPEG (the file ends before its image data does): copy or download it again"
+                    .to_string(),
+            ));
+        }
+    }
+    let (w, h) = reader
+        .into_dimensions()
+        .map_err(|e| err(format!("not a readable image: {e}")))?;
+    if u64::from(w) * u64::from(h) > MAX_PIXELS {
+        return Err(err(format!(
+            "{w}×{h} is over {} megapixels: scale it down first",
+            MAX_PIXELS / 1_000_000
+        )));
+    }
+    let mut decoder = ImageReader::open(path)
+        .and_then(|r| r.with_guessed_format())
+        .map_err(|e| err(format!("cannot read: {e}")))?
+        .into_decoder()
+        .map_err(|e| err(format!("not a readable image: {e}")))?;
+    let orientation = decoder
+        .orientation()
+        .unwrap_or(image::metadata::Orientation::NoTransforms);
+    let pixels = u64::from(w) * u64::from(h);
+    let k: u32 = if pixels > 20_000_000 {
+        4
+    } else if pixels > 5_000_000 {
+        2
+    } else {
+        1
+    };
+    let mut img = if format == Some(image::ImageFormat::Jpeg) && k > 1 {
+        drop(decoder);
+        let file = std::fs::File::open(path).map_err(|e| err(format!("cannot open: {e}")))?;
+        let mut jd = jpeg_decoder::Decoder::new(std::io::BufReader::new(file));
+        jd.read_info()
+            .map_err(|e| err(format!("corrupt JPEG: {e}")))?;
+        let req = |v: u32| u16::try_from(v.div_ceil(k)).unwrap_or(u16::MAX);
+        let (sw, sh) = jd
+            .scale(req(w), req(h))
+            .map_err(|e| err(format!("corrupt JPEG: {e}")))?;
+        let data = jd
+            .decode()
+            .map_err(|e| err(format!("corrupt or truncated image: {e}")))?;
+        let info = jd.info().ok_or_else(|| err("corrupt JPEG".to_string()))?;
+        let (sw, sh) = (u32::from(sw), u32::from(sh));
+        let rgb: Vec<u8> = match info.pixel_format {
+            jpeg_decoder::PixelFormat::RGB24 => data,
+            jpeg_decoder::PixelFormat::L8 => data.iter().flat_map(|&v| [v, v, v]).collect(),
+            jpeg_decoder::PixelFormat::L16 => {
+                data.chunks(2).flat_map(|c| [c[0], c[0], c[0]]).collect()
+            }
+            jpeg_decoder::PixelFormat::CMYK32 => data
+                .chunks(4)
+                .flat_map(|c| {
+                    let kk = 255 - u16::from(c[3]);
+                    [c[0], c[1], c[2]].map(|v| ((255 - u16::from(v)) * kk / 255) as u8)
+                })
+                .collect(),
+        };
+        let buf = RgbImage::from_raw(sw, sh, rgb)
+            .ok_or_else(|| err("corrupt JPEG: pixel count".to_string()))?;
+        DynamicImage::ImageRgb8(buf)
+    } else {
+        DynamicImage::from_decoder(decoder)
+            .map_err(|e| err(format!("corrupt or truncated image: {e}")))?
+    };
+    let scale = w as f32 / img.width().max(1) as f32;
+    img.apply_orientation(orientation);
+    let rgb = img.to_rgb8();
+    let source_size = (
+        (rgb.width() as f32 * scale).round() as u32,
+        (rgb.height() as f32 * scale).round() as u32,
+    );
+    Ok(Photo {
+        image: rgb,
+        scale,
+        source_size,
+    })
+}
+
+/// Reads a photo at full resolution (see `load_photo`).
+pub fn load_image(path: &Path) -> Result<RgbImage, VisionError> {
+    load_photo(path).map(|p| p.image)
+}
+
+/// Whether a JPEG file holds its whole image: the end-of-image marker follows the scan data.
+/// Decoders fill a file cut short with grey and say nothing. Inside scan data a 0xFF byte is
+/// always followed by 0x00 or a restart marker, so 0xFF 0xD9 there is the end; segments
+/// before the first scan (an EXIF thumbnail has its own end marker) are skipped by length, and
+/// data after the end (a phone's motion-photo trailer) does not matter.
+pub fn jpeg_is_complete(b: &[u8]) -> bool {
+    if !b.starts_with(&[0xFF, 0xD8]) {
+        return false;
+    }
+    let mut i = 2;
+    // Segments up to the first start of scan.
+    loop {
+        while i < b.len() && b[i] == 0xFF && b.get(i + 1) == Some(&0xFF) {
+            i += 1; // fill bytes
+        }
+        if i + 4 > b.len() || b[i] != 0xFF {
+            return false;
+        }
+        let marker = b[i + 1];
+        let len = usize::from(b[i + 2]) << 8 | usize::from(b[i + 3]);
+        i += 2 + len;
+        if marker == 0xDA {
+            break;
+        }
+    }
+    b.get(i..)
+        .is_some_and(|rest| rest.windows(2).any(|w| w == [0xFF, 0xD9]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jpeg(w: u32, h: u32) -> Vec<u8> {
+        let img = RgbImage::from_fn(w, h, |x, y| {
+            image::Rgb([(x * 7) as u8, (y * 3) as u8, ((x ^ y) * 5) as u8])
+        });
+        let mut out = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut out, image::ImageFormat::Jpeg)
+            .unwrap_or_default();
+        out.into_inner()
+    }
+
+    #[test]
+    fn a_whole_jpeg_is_complete_and_any_cut_is_not() {
+        let full = jpeg(320, 240);
+        assert!(jpeg_is_complete(&full));
+        for pct in [5, 25, 50, 75, 95, 99] {
+            let cut = &full[..full.len() * pct / 100];
+            assert!(!jpeg_is_complete(cut), "cut at {pct}% passed as complete");
+        }
+        // A trailer after the end (as phones append) is fine.
+        let mut trailer = full.clone();
+        trailer.extend_from_slice(b"ftypmp42 motion photo data");
+        assert!(jpeg_is_complete(&trailer));
+    }
+
+    #[test]
+    fn a_truncated_jpeg_is_refused_with_a_message() {
+        let full = jpeg(640, 480);
+        let p = std::env::temp_dir().join(format!("suanfan-cut-{}.jpg", std::process::id()));
+        std::fs::write(&p, &full[..full.len() / 2]).unwrap_or_default();
+        let e = load_photo(&p)
+            .map(|_| ())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        std::fs::remove_file(&p).unwrap_or_default();
+        assert!(e.contains("truncated JPEG"), "{e}");
+    }
+}

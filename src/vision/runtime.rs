@@ -1,0 +1,181 @@
+//! Finding ONNX Runtime's library, and checking it before it is loaded.
+
+use std::path::{Path, PathBuf};
+
+use super::{ORT_LIBRARY, VisionError};
+
+pub(super) fn install_hint() -> String {
+    format!(
+        "install it with `tools/install-onnxruntime.sh` (puts {ORT_LIBRARY} from the PyPI wheel onnxruntime==1.31.1 in ~/.local/share/suanfan), \
+         or `pip install onnxruntime==1.31.1`, or pass --onnxruntime PATH, or set ORT_DYLIB_PATH"
+    )
+}
+
+/// Where to look for ONNX Runtime, in order.
+pub fn find_onnxruntime(explicit: Option<&Path>) -> Result<PathBuf, VisionError> {
+    if let Some(p) = explicit {
+        return if p.is_file() {
+            Ok(p.to_path_buf())
+        } else {
+            Err(VisionError::Runtime(format!(
+                "{} does not exist; {}",
+                p.display(),
+                install_hint()
+            )))
+        };
+    }
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(p) = std::env::var_os("ORT_DYLIB_PATH") {
+        candidates.push(PathBuf::from(p));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(dir) = exe.parent() {
+            candidates.push(dir.join(ORT_LIBRARY));
+            candidates.push(dir.join("lib").join(ORT_LIBRARY));
+        }
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        candidates.push(
+            PathBuf::from(home)
+                .join(".local/share/suanfan")
+                .join(ORT_LIBRARY),
+        );
+    }
+    if let Some(p) = candidates.iter().find(|p| p.is_file()) {
+        return Ok(p.clone());
+    }
+    // The Python environment, last (it costs a process start).
+    for python in ["python3", "python"] {
+        if let Ok(out) = std::process::Command::new(python)
+            .args([
+                "-c",
+                "import onnxruntime, os; print(os.path.dirname(onnxruntime.__file__))",
+            ])
+            .output()
+        {
+            if out.status.success() {
+                let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("capi");
+                let p = dir.join(ORT_LIBRARY);
+                if p.is_file() {
+                    return Ok(p);
+                }
+            }
+        }
+    }
+    Err(VisionError::Runtime(format!(
+        "{ORT_LIBRARY} not found; {}",
+        install_hint()
+    )))
+}
+
+/// Checks a library file before it is loaded: loading a file cut short (an interrupted
+/// install) would crash the process with SIGBUS, beyond any error handling. An ELF library
+/// (Linux) must hold every segment and section table its header names; the pinned library
+/// must also have its full size.
+pub fn check_library(path: &Path) -> Result<(), VisionError> {
+    let bad = |why: String| {
+        VisionError::Runtime(format!(
+            "{} is not a usable ONNX Runtime library: {why}. It may be an interrupted download: \
+             delete it and {}",
+            path.display(),
+            install_hint()
+        ))
+    };
+    let data = std::fs::read(path).map_err(|e| bad(format!("cannot read it ({e})")))?;
+    if path.file_name().is_some_and(|n| n == ORT_LIBRARY) && data.len() != ORT_LIBRARY_SIZE {
+        return Err(bad(format!(
+            "{} bytes where the library of onnxruntime==1.31.1 has {ORT_LIBRARY_SIZE}",
+            data.len()
+        )));
+    }
+    if data.starts_with(b"\x7fELF") {
+        elf_complete(&data).map_err(bad)?;
+    } else if cfg!(target_os = "linux") {
+        return Err(bad("not an ELF shared library".to_string()));
+    }
+    Ok(())
+}
+
+/// Size of `libonnxruntime.so.1.31.1` in the manylinux x86_64 wheel of onnxruntime 1.31.1.
+const ORT_LIBRARY_SIZE: usize = 29_352_200;
+
+/// Whether a 64-bit little-endian ELF file holds everything its headers point to.
+fn elf_complete(data: &[u8]) -> Result<(), String> {
+    let u16_at = |o: usize| {
+        data.get(o..o + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as u64)
+    };
+    let u64_at = |o: usize| {
+        data.get(o..o + 8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
+    };
+    let short = || format!("cut short at {} bytes", data.len());
+    if data.get(4) != Some(&2) || data.get(5) != Some(&1) {
+        return Err("not a 64-bit little-endian ELF file".to_string());
+    }
+    let len = data.len() as u64;
+    let (phoff, phsize, phnum) = (u64_at(0x20), u16_at(0x36), u16_at(0x38));
+    let (shoff, shsize, shnum) = (u64_at(0x28), u16_at(0x3A), u16_at(0x3C));
+    let (Some(phoff), Some(phsize), Some(phnum), Some(shoff), Some(shsize), Some(shnum)) =
+        (phoff, phsize, phnum, shoff, shsize, shnum)
+    else {
+        return Err(short());
+    };
+    if phoff.saturating_add(phsize * phnum) > len || shoff.saturating_add(shsize * shnum) > len {
+        return Err(short());
+    }
+    for k in 0..phnum {
+        let o = (phoff + k * phsize) as usize;
+        let (Some(off), Some(filesz)) = (u64_at(o + 8), u64_at(o + 32)) else {
+            return Err(short());
+        };
+        if off.saturating_add(filesz) > len {
+            return Err(short());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_library_cut_short_is_refused_before_loading() {
+        let Ok(lib) = find_onnxruntime(None) else {
+            eprintln!("SKIPPED: ONNX Runtime not installed");
+            return;
+        };
+        let Ok(full) = std::fs::read(&lib) else {
+            return;
+        };
+        assert!(
+            check_library(&lib).is_ok(),
+            "the installed library must pass"
+        );
+        let dir = std::env::temp_dir().join(format!("suanfan-cut-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_default();
+        for (k, cut) in [4096usize, 1 << 20, 10 << 20].into_iter().enumerate() {
+            // Under another name too, so that the ELF check alone must catch it.
+            for name in [ORT_LIBRARY, "libonnxruntime.so"] {
+                let p = dir.join(format!("{k}-{name}"));
+                std::fs::write(&p, &full[..cut.min(full.len())]).unwrap_or_default();
+                let e = check_library(&p).map(|_| ()).err().map(|e| e.to_string());
+                assert!(
+                    e.as_deref()
+                        .is_some_and(|m| m.contains("cut short") || m.contains("bytes where")),
+                    "{cut} bytes of {name}: {e:?}"
+                );
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap_or_default();
+    }
+
+    #[test]
+    fn a_file_that_is_no_library_is_refused() {
+        let p = std::env::temp_dir().join(format!("suanfan-notlib-{}.so", std::process::id()));
+        std::fs::write(&p, b"hello").unwrap_or_default();
+        assert!(check_library(&p).is_err());
+        std::fs::remove_file(&p).unwrap_or_default();
+    }
+}

@@ -1,0 +1,244 @@
+"""Recognition judged as a user sees it: whole real photos through `suanfan scan`, every tile
+reported counted, false tiles against us.
+
+    python tools/eval_photos.py [--bin target/release/suanfan] [--finder ONNX] [--classifier ONNX]
+
+Sets (none of them trained on):
+- `rf-holdout`: the quarter of the rf-chinese-mahjong validation photos that training never
+  reads (realdata.is_holdout): real phone photos of Chinese/HK sets, labelled with faces.
+- `closeup-1`, `closeup-few`: cut from the same held-out photos around one tile (filling 55 to
+  90% of the frame) or two to four neighbouring tiles (filling most of it), scaled up to a
+  phone photo's size; only the tiles wholly inside count.
+- `no-tiles`: pieces of the held-out photos with no tile in them (table, floor, hands,
+  things around), scaled up; every tile reported there is a false one.
+- `camerash`: the camerash-dev photos with boxes in datasets/labels (where tiles are, not which
+  faces): localisation only.
+
+For each set: tile precision, recall and F1 (a tile counts as right when its outline overlaps
+the label by IoU >= 0.5 and its face is the labelled one; face-down tiles are not counted on
+photos whose labels have none), photos read exactly (every labelled tile right, nothing
+else), and the scan time. Pictures are written to tools/.cache/eval_photos/ (not committed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+import faces
+import realdata
+
+REPO = Path(__file__).resolve().parent.parent
+CACHE = REPO / "tools" / ".cache" / "eval_photos"
+
+
+def iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / u if u > 0 else 0.0
+
+
+def write_set(name: str, items: list[tuple[Image.Image, list]]) -> list[tuple[Path, list]]:
+    """Writes each picture as JPEG; returns (path, labels) where labels are (face or None, box)."""
+    d = CACHE / name
+    d.mkdir(parents=True, exist_ok=True)
+    for old in d.glob("*.jpg"):
+        old.unlink()
+    out = []
+    for k, (img, labels) in enumerate(items):
+        p = d / f"{k:04d}.jpg"
+        img.save(p, quality=92)
+        out.append((p, labels))
+    return out
+
+
+def rf_holdout() -> list[tuple[Image.Image, list]]:
+    items = []
+    for ph in realdata.rf_photos("holdout"):
+        img = Image.open(ph["path"]).convert("RGB")
+        items.append((img, [(faces.CLASSES[int(c)], (x0, y0, x1, y1)) for c, x0, y0, x1, y1 in ph["boxes"].tolist()]))
+    return items
+
+
+def _cut(img: Image.Image, boxes: np.ndarray, window, out_long: int):
+    """The window of a photo scaled so its long side is out_long, with the labels wholly inside."""
+    x0, y0, x1, y1 = window
+    s = out_long / max(x1 - x0, y1 - y0)
+    pic = img.crop((int(x0), int(y0), int(x1), int(y1))).resize((max(1, round((x1 - x0) * s)), max(1, round((y1 - y0) * s))), Image.BICUBIC)
+    labels = []
+    for c, bx0, by0, bx1, by1 in boxes.tolist():
+        box = ((bx0 - x0) * s, (by0 - y0) * s, (bx1 - x0) * s, (by1 - y0) * s)
+        if bx0 >= x0 - 1 and by0 >= y0 - 1 and bx1 <= x1 + 1 and by1 <= y1 + 1:
+            labels.append((faces.CLASSES[int(c)], box))
+        elif bx1 > x0 and by1 > y0 and bx0 < x1 and by0 < y1:
+            # Cut by the frame: a tile reported here is neither right nor false.
+            labels.append(("cut", tuple(np.clip(box, 0, [pic.width, pic.height, pic.width, pic.height]).tolist())))
+    return pic, labels
+
+
+def _clear(boxes: np.ndarray, win) -> bool:
+    """No labelled tile overlaps the window."""
+    if len(boxes) == 0:
+        return True
+    ix = np.clip(np.minimum(boxes[:, 3], win[2]) - np.maximum(boxes[:, 1], win[0]), 0, None)
+    iy = np.clip(np.minimum(boxes[:, 4], win[3]) - np.maximum(boxes[:, 2], win[1]), 0, None)
+    return not np.any(ix * iy > 0)
+
+
+def closeups(few: bool, rng: random.Random) -> list[tuple[Image.Image, list]]:
+    items = []
+    for ph in realdata.rf_photos("holdout"):
+        b = ph["boxes"]
+        if len(b) == 0:
+            continue
+        img = Image.open(ph["path"]).convert("RGB")
+        W, H = img.size
+        t = b[rng.randrange(len(b))]
+        tw, th = t[3] - t[1], t[4] - t[2]
+        if min(tw, th) < 24:
+            continue  # too small in the photo to make a sharp close-up
+        if few:
+            # Two to four tiles: the window spans the tile and its neighbours.
+            span = rng.uniform(2.2, 3.5)
+            w, h = tw * span, th * span * 0.8
+        else:
+            fill = rng.uniform(0.55, 0.9)
+            h = th / fill
+            w = max(tw / fill, h * 0.75)
+        if w > W or h > H:
+            continue
+        # Centred on the tile, shifted to lie wholly inside the photo.
+        x0 = min(max(0.0, (t[1] + t[3]) / 2 - w / 2), W - w)
+        y0 = min(max(0.0, (t[2] + t[4]) / 2 - h / 2), H - h)
+        win = (x0, y0, x0 + w, y0 + h)
+        pic, labels = _cut(img, b, win, 1600)
+        whole = [lab for lab in labels if lab[0] != "cut"]
+        if not whole or (not few and len(whole) != 1):
+            continue
+        # Tiles cut by the window's edge are neither counted nor held against us.
+        items.append((pic, labels))
+    return items
+
+
+def no_tiles(rng: random.Random) -> list[tuple[Image.Image, list]]:
+    items = []
+    for ph in realdata.rf_photos("holdout"):
+        img = Image.open(ph["path"]).convert("RGB")
+        W, H = img.size
+        for _ in range(30):
+            w = rng.uniform(0.25, 0.5) * W
+            h = w * rng.uniform(0.6, 1.0)
+            x, y = rng.uniform(0, W - w), rng.uniform(0, H - h)
+            win = (x, y, x + w, y + h)
+            # Clear of labelled tiles with a margin (half a tile) for unlabelled neighbours.
+            m = float(np.median(ph["boxes"][:, 3] - ph["boxes"][:, 1])) / 2 if len(ph["boxes"]) else 0
+            if _clear(ph["boxes"], (x - m, y - m, x + w + m, y + h + m)):
+                items.append((img.crop(tuple(int(v) for v in win)).resize((1600, int(1600 * h / w)), Image.BICUBIC), []))
+                break
+    return items
+
+
+def camerash() -> list[tuple[Image.Image, list]]:
+    items = []
+    for lab in sorted((REPO / "datasets" / "labels").glob("*.json")):
+        doc = json.loads(lab.read_text())
+        photo = faces.SHARED / "camerash-dev" / "photos" / doc["photo"]
+        if photo.exists():
+            items.append((Image.open(photo).convert("RGB"), [(None if not t["face_down"] else "back", tuple(t["box"])) for t in doc["tiles"]]))
+    return items
+
+
+def scan(bin_: Path, paths: list[Path], extra: list[str]) -> dict[str, dict]:
+    cmd = [str(bin_), "scan", "--format", "json", *extra, *map(str, paths)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    out = {}
+    for line in res.stdout.splitlines():
+        try:
+            v = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        out[v.get("image", "")] = v
+    if not out:
+        sys.exit(f"no answer from {' '.join(cmd[:4])}…: {res.stderr[-2000:]}")
+    return out
+
+
+def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: bool):
+    """(right, reported, labelled, exact) for one photo."""
+    preds = []
+    for t in answer.get("tiles", []):
+        back = t["tile"].startswith("back")
+        if back and not backs_labelled:
+            continue  # labels without face-down tiles: backs are neither right nor wrong
+        xs = [p[0] for p in t["corners"]]
+        ys = [p[1] for p in t["corners"]]
+        preds.append(("back" if back else t["tile"], (min(xs), min(ys), max(xs), max(ys))))
+    cut = [box for face, box in labels if face == "cut"]
+    labels = [lab for lab in labels if lab[0] != "cut"]
+    preds = [p for p in preds if all(iou(p[1], c) < 0.3 for c in cut)]
+    used = set()
+    right = 0
+    for face, box in labels:
+        best, bi = 0.5, -1
+        for i, (pf, pb) in enumerate(preds):
+            if i in used:
+                continue
+            v = iou(box, pb)
+            ok = (not faces_known and face is None) or pf == face or (face == "back" and pf == "back")
+            if v >= best and ok:
+                best, bi = v, i
+        if bi >= 0:
+            used.add(bi)
+            right += 1
+    return right, len(preds), len(labels), right == len(labels) == len(preds)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default=str(REPO / "target" / "release" / "suanfan"))
+    ap.add_argument("--finder")
+    ap.add_argument("--classifier")
+    ap.add_argument("--sets", default="rf-holdout,closeup-1,closeup-few,no-tiles,camerash")
+    ap.add_argument("--show", type=int, default=0, help="also annotate the first N photos of each set")
+    args = ap.parse_args()
+    extra = (["--finder-model", args.finder] if args.finder else []) + (["--classifier-model", args.classifier] if args.classifier else [])
+    rng = random.Random(7)
+    makers = {
+        "rf-holdout": lambda: rf_holdout(),
+        "closeup-1": lambda: closeups(False, rng),
+        "closeup-few": lambda: closeups(True, rng),
+        "no-tiles": lambda: no_tiles(rng),
+        "camerash": lambda: camerash(),
+    }
+    print(f"{'set':<12} {'photos':>6} {'precision':>9} {'recall':>7} {'F1':>6} {'exact':>11} {'false tiles':>11} {'ms/photo':>8}")
+    for name in args.sets.split(","):
+        items = write_set(name, makers[name]())
+        if not items:
+            print(f"{name:<12} no photos (is ../shared/data/rf-chinese-mahjong there?)")
+            continue
+        answers = scan(Path(args.bin), [p for p, _ in items], extra)
+        R = P = G = E = 0
+        ms = []
+        for p, labels in items:
+            a = answers.get(str(p), {})
+            ms.append(a.get("ms", {}).get("total", 0) if isinstance(a.get("ms"), dict) else a.get("ms", 0) or 0)
+            r, pr, g, ex = score_photo(a, labels, faces_known=name != "camerash", backs_labelled=name == "camerash")
+            R, P, G, E = R + r, P + pr, G + g, E + ex
+        prec, rec = R / max(P, 1), R / max(G, 1)
+        f1 = 2 * prec * rec / max(prec + rec, 1e-9)
+        print(f"{name:<12} {len(items):>6} {prec:>9.3f} {rec:>7.3f} {f1:>6.3f} {E:>4}/{len(items):<4} ({E / len(items):.0%}) {P - R:>5} {np.mean(ms):>8.1f}")
+        for p, _ in items[: args.show]:
+            subprocess.run([args.bin, "scan", *extra, str(p), "--annotate", str(p.with_suffix(".annotated.png"))], capture_output=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,383 @@
+"""Real labelled phone photos (../shared/data/rf-chinese-mahjong, CC BY 4.0) and drawn
+distractors, for the finder and the classifier.
+
+- `rf_photos(part)`: the photos with their boxes in this project's classes. The exporter's
+  `valid/` photos are split by photo into a part we train on and a held-out part (`holdout`,
+  a quarter of them, chosen by a hash of the file name) that only `tools/eval_photos.py` reads.
+  The exporter's `train/` photos are augmented (mirrored, turned): the finder learns where
+  tiles are from them, the classifier never reads their faces.
+- `finder_sample`: one 320x320 training picture cut from a photo at a random zoom (tiles from
+  about 10 to 110 pixels wide), so that rows far away and close-ups of a few tiles are both
+  seen; drawn distractors (keyboards, dominoes, cards, dice, floor tiles, phones, glare) are
+  pasted beside the tiles now and then.
+- `negative_sample`: a picture with no tile at all: a drawn table or floor with distractors.
+- `none_crops`: classifier crops of things that are not a tile: background, two half tiles,
+  a tile's side, distractors.
+
+Nothing from ../shared/data is written anywhere: photos are read in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+import faces
+import scenes
+import synth
+
+RF = faces.SHARED / "rf-chinese-mahjong"
+# The exporter's class order (see its README) in this project's notation. HK sets print
+# 梅1 蘭2 菊3 竹4: their flower 3 is our f4 (菊) and their flower 4 our f3 (竹).
+RF_CLASSES = [
+    "s1", "1m", "1p", "1s", "E", "s2", "2m", "2p", "2s", "S", "s3", "3m", "3p", "3s", "W",
+    "s4", "4m", "4p", "4s", "N", "f1", "5m", "5p", "5s", "P", "f2", "6m", "6p", "6s", "F",
+    "f4", "7m", "7p", "7s", "C", "f3", "8m", "8p", "8s", "9m", "9p", "9s",
+]
+NONE = len(faces.CLASSES)  # the classifier's "not a tile" class
+
+
+def is_holdout(name: str) -> bool:
+    """A quarter of the exporter's validation photos, by a hash of the name: never trained on."""
+    return hashlib.sha1(name.encode()).digest()[0] % 4 == 0
+
+
+def rf_photos(part: str) -> list[dict]:
+    """part: 'train' (exporter's train photos, augmented), 'valid-train' (validation photos we
+    train on), 'holdout'. Each: path, size, boxes (N x 5: class, x0, y0, x1, y1 in pixels)."""
+    folder = RF / ("train" if part == "train" else "valid")
+    out = []
+    if not folder.exists():
+        return out
+    for img in sorted((folder / "images").glob("*.jpg")):
+        if part != "train" and is_holdout(img.name) != (part == "holdout"):
+            continue
+        lab = folder / "labels" / (img.stem + ".txt")
+        rows = []
+        if lab.exists():
+            for line in lab.read_text().split("\n"):
+                v = line.split()
+                if len(v) == 5:
+                    rows.append([float(x) for x in v])
+        with Image.open(img) as im:
+            W, H = im.size
+        boxes = np.array(
+            [[faces.CLASSES.index(RF_CLASSES[int(c)]), (x - w / 2) * W, (y - h / 2) * H, (x + w / 2) * W, (y + h / 2) * H] for c, x, y, w, h in rows],
+            np.float32,
+        ).reshape(-1, 5)
+        out.append({"path": img, "size": (W, H), "boxes": boxes})
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Distractors: things on tables and floors that a tile finder must not take for tiles.
+
+def _font(size: int):
+    for f in ("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"):
+        if Path(f).exists():
+            return ImageFont.truetype(f, max(6, size))
+    return ImageFont.load_default()
+
+
+def _keyboard(rng: random.Random, key: int) -> Image.Image:
+    rows, cols = rng.randint(3, 6), rng.randint(6, 15)
+    gap = max(1, key // rng.randint(6, 12))
+    light = rng.random() < 0.55
+    body = (rng.randint(200, 240),) * 3 if light else (rng.randint(20, 60),) * 3
+    keyc = (rng.randint(225, 255),) * 3 if light else (rng.randint(30, 80),) * 3
+    ink = (rng.randint(0, 80),) * 3 if light else (rng.randint(190, 255),) * 3
+    kh = int(key * rng.uniform(0.9, 1.25))
+    img = Image.new("RGBA", (cols * (key + gap) + gap, rows * (kh + gap) + gap), body + (255,))
+    d = ImageDraw.Draw(img)
+    f = _font(int(key * 0.45))
+    for r in range(rows):
+        off = rng.randint(0, key // 2)
+        for c in range(cols):
+            x, y = gap + c * (key + gap) + off, gap + r * (kh + gap)
+            d.rounded_rectangle([x, y, x + key - 1, y + kh - 1], radius=max(1, key // 6), fill=tuple(int(v * 0.8) for v in keyc) + (255,))
+            d.rounded_rectangle([x, y, x + key - 1, y + kh - max(2, kh // 6)], radius=max(1, key // 6), fill=keyc + (255,))
+            d.text((x + key * 0.2, y + kh * 0.12), rng.choice("QWERTYUIOPASDFGHJKLZXCVBNM1234567890"), fill=ink, font=f)
+    return img
+
+
+def _dominoes(rng: random.Random, key: int) -> Image.Image:
+    n = rng.randint(1, 6)
+    black = rng.random() < 0.4
+    w, h = key, 2 * key
+    img = Image.new("RGBA", (n * (w + 3), h + 2), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    body, pip = ((20, 20, 20), (240, 240, 240)) if black else ((245, 242, 230), (20, 20, 20))
+    for k in range(n):
+        x = k * (w + 3)
+        d.rounded_rectangle([x, 0, x + w - 1, h - 1], radius=max(1, w // 6), fill=body + (255,))
+        d.line([x + 2, h // 2, x + w - 3, h // 2], fill=pip, width=max(1, w // 16))
+        for half in (0, 1):
+            for _ in range(rng.randint(0, 6)):
+                px, py = x + rng.uniform(0.2, 0.8) * w, half * h / 2 + rng.uniform(0.2, 0.8) * h / 2
+                r = max(1, w // 10)
+                d.ellipse([px - r, py - r, px + r, py + r], fill=rng.choice([pip, (200, 30, 30)]) + (255,))
+    return img
+
+
+def _cards(rng: random.Random, key: int) -> Image.Image:
+    n = rng.randint(1, 5)
+    w, h = int(key * 1.2), int(key * 1.7)
+    img = Image.new("RGBA", (w + n * w // 3 + 2, h + 2), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    f = _font(int(w * 0.3))
+    for k in range(n):
+        x = k * w // 3
+        d.rounded_rectangle([x, 0, x + w - 1, h - 1], radius=max(1, w // 10), fill=(250, 250, 250, 255), outline=(120, 120, 120, 255))
+        ink = rng.choice([(200, 20, 20), (10, 10, 10)])
+        d.text((x + 3, 2), rng.choice(list("A23456789JQK")), fill=ink, font=f)
+        cx, cy, r = x + w / 2, h / 2, w / 5
+        d.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=ink)
+    return img
+
+
+def _dice(rng: random.Random, key: int) -> Image.Image:
+    s = max(6, int(key * 0.7))
+    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([0, 0, s - 1, s - 1], radius=s // 5, fill=rng.choice([(245, 245, 245), (200, 30, 30), (240, 220, 180)]) + (255,))
+    for _ in range(rng.randint(1, 6)):
+        px, py, r = rng.uniform(0.2, 0.8) * s, rng.uniform(0.2, 0.8) * s, max(1, s // 10)
+        d.ellipse([px - r, py - r, px + r, py + r], fill=rng.choice([(20, 20, 20), (200, 20, 20)]) + (255,))
+    return img
+
+
+def _phone(rng: random.Random, key: int) -> Image.Image:
+    w, h = int(key * rng.uniform(1.8, 2.5)), int(key * rng.uniform(3.6, 5))
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle([0, 0, w - 1, h - 1], radius=w // 6, fill=(15, 15, 20, 255))
+    if rng.random() < 0.7:  # screen with an icon grid
+        d.rectangle([w * 0.06, h * 0.05, w * 0.94, h * 0.95], fill=tuple(rng.randint(40, 200) for _ in range(3)))
+        for r in range(5):
+            for c in range(4):
+                x, y = w * (0.12 + 0.2 * c), h * (0.1 + 0.15 * r)
+                d.rounded_rectangle([x, y, x + w * 0.14, y + w * 0.14], radius=2, fill=tuple(rng.randint(0, 255) for _ in range(3)))
+    return img
+
+
+def _floor(rng: random.Random, size: int) -> Image.Image:
+    """Square floor or wall tiles with grout, light and mottled, filling the picture."""
+    t = rng.randint(14, 90)
+    base = np.array(rng.choice([(225, 220, 210), (200, 190, 170), (240, 240, 240), (180, 170, 160), (150, 110, 80)]), np.float32)
+    a = np.random.default_rng(rng.randint(0, 2**31)).normal(0, 6, (size, size, 3)).astype(np.float32) + base
+    grout = np.array(rng.choice([(150, 150, 150), (90, 90, 90), (240, 240, 240)]), np.float32)
+    g = max(1, t // 15)
+    ox, oy = rng.randint(0, t), rng.randint(0, t)
+    for k in range(-1, size // t + 2):
+        p = ox + k * t
+        a[:, max(0, p) : max(0, p + g)] = grout
+        p = oy + k * t
+        a[max(0, p) : max(0, p + g), :] = grout
+    return Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)).rotate(rng.uniform(-30, 30), resample=Image.BILINEAR, expand=False, fillcolor=tuple(int(v) for v in base))
+
+
+def _glare(img: Image.Image, rng: random.Random) -> None:
+    """Bright reflections, as on a glass table."""
+    W, H = img.size
+    layer = Image.new("L", img.size, 0)
+    d = ImageDraw.Draw(layer)
+    for _ in range(rng.randint(1, 4)):
+        x, y, r = rng.uniform(0, W), rng.uniform(0, H), rng.uniform(4, W / 5)
+        d.ellipse([x - r, y - r * rng.uniform(0.3, 1), x + r, y + r * rng.uniform(0.3, 1)], fill=rng.randint(80, 220))
+    layer = layer.filter(ImageFilter.GaussianBlur(rng.uniform(2, 8)))
+    img.paste(Image.new("RGB", img.size, (255, 255, 255)), (0, 0), layer)
+
+
+DRAWERS = [_keyboard, _keyboard, _dominoes, _cards, _dice, _phone]
+
+
+def distractor(rng: random.Random, key: int) -> Image.Image:
+    im = rng.choice(DRAWERS)(rng, key)
+    if rng.random() < 0.5:
+        im = im.rotate(rng.uniform(-40, 40), resample=Image.BILINEAR, expand=True)
+    return im
+
+
+def paste_distractors(img: Image.Image, boxes: np.ndarray, rng: random.Random, key: int, n: int) -> None:
+    """Pastes up to n distractors where they hide no labelled tile."""
+    W, H = img.size
+    for _ in range(n):
+        im = distractor(rng, key)
+        if im.width >= W or im.height >= H:
+            continue
+        for _try in range(8):
+            x, y = rng.randint(0, W - im.width), rng.randint(0, H - im.height)
+            b = np.array([x, y, x + im.width, y + im.height])
+            if len(boxes) == 0 or not np.any((boxes[:, 1] < b[2]) & (boxes[:, 3] > b[0]) & (boxes[:, 2] < b[3]) & (boxes[:, 4] > b[1])):
+                img.paste(im, (x, y), im)
+                break
+
+
+# ---------------------------------------------------------------------------------------------
+# Finder samples.
+
+def _photo_effects(img: Image.Image, rng: random.Random) -> Image.Image:
+    a = np.asarray(img, np.float32)
+    a = a * rng.uniform(0.65, 1.3) + rng.uniform(-20, 20)
+    a = a * np.array([rng.uniform(0.88, 1.12) for _ in range(3)], np.float32)
+    img = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
+    if rng.random() < 0.3:
+        img = img.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.3)))
+    return img
+
+
+def finder_sample(photo: dict, rng: random.Random, size: int = 320):
+    """(image, tiles) for the finder: tiles as scenes.make_scene gives them (corners, face_down,
+    orientation); orientation None where unknown. Zoom picked so that the photo's median tile
+    is 10 to 110 pixels wide."""
+    img = Image.open(photo["path"]).convert("RGB")
+    W, H = img.size
+    # Undo the exporter's square stretch at random: photos are 4:3, 3:4, 16:9 or square.
+    ax = rng.choice([1.0, 4 / 3, 3 / 4, 16 / 9, 9 / 16, 1.0]) * rng.uniform(0.9, 1.1)
+    boxes = photo["boxes"].copy()
+    if len(boxes) == 0:
+        return negative_sample(rng, size)
+    fx, fy = (ax, 1.0) if ax > 1 else (1.0, 1 / ax)
+    med = float(np.median(np.maximum((boxes[:, 3] - boxes[:, 1]) * fx, (boxes[:, 4] - boxes[:, 2]) * fy)))
+    target = math.exp(rng.uniform(math.log(10), math.log(110)))
+    # Scale from the (aspect-corrected) photo to the sample.
+    s = target / max(med, 1.0)
+    sx, sy = s * fx, s * fy
+    nw, nh = max(1, round(W * sx)), max(1, round(H * sy))
+    if nw * nh > 4000 * 4000:
+        s2 = math.sqrt(4000 * 4000 / (nw * nh))
+        sx, sy = sx * s2, sy * s2
+        nw, nh = max(1, round(W * sx)), max(1, round(H * sy))
+    img = img.resize((nw, nh), Image.BILINEAR)
+    b = boxes.copy()
+    b[:, [1, 3]] *= nw / W
+    b[:, [2, 4]] *= nh / H
+    # Where the sample's window lies: around a random tile, or anywhere.
+    if rng.random() < 0.75:
+        t = b[rng.randrange(len(b))]
+        cx, cy = (t[1] + t[3]) / 2 + rng.uniform(-size / 3, size / 3), (t[2] + t[4]) / 2 + rng.uniform(-size / 3, size / 3)
+    else:
+        cx, cy = rng.uniform(0, nw), rng.uniform(0, nh)
+    x0, y0 = int(cx - size / 2), int(cy - size / 2)
+    if nw <= size:
+        x0 = -rng.randint(0, size - nw)
+    if nh <= size:
+        y0 = -rng.randint(0, size - nh)
+    canvas = scenes.background(size, rng)
+    canvas.paste(img.crop((max(0, x0), max(0, y0), min(nw, x0 + size), min(nh, y0 + size))), (max(0, -x0), max(0, -y0)))
+    b[:, [1, 3]] -= x0
+    b[:, [2, 4]] -= y0
+    area = (b[:, 3] - b[:, 1]) * (b[:, 4] - b[:, 2])
+    cb = b.copy()
+    cb[:, [1, 3]] = np.clip(cb[:, [1, 3]], 0, size)
+    cb[:, [2, 4]] = np.clip(cb[:, [2, 4]], 0, size)
+    vis = (cb[:, 3] - cb[:, 1]) * (cb[:, 4] - cb[:, 2]) / np.maximum(area, 1e-6)
+    keep = cb[vis >= 0.55]
+    # Partly cut tiles are neither tiles nor background: their region is ignored.
+    ignore = cb[(vis > 0.05) & (vis < 0.55)]
+    if rng.random() < 0.3:
+        paste_distractors(canvas, keep, rng, int(max(8, target * rng.uniform(0.6, 1.4))), rng.randint(1, 3))
+    if rng.random() < 0.1:
+        _glare(canvas, rng)
+    canvas = _photo_effects(canvas, rng)
+    tiles = [
+        {"corners": [(x0_, y0_), (x1_, y0_), (x1_, y1_), (x0_, y1_)], "face_down": False, "orientation": None}
+        for _, x0_, y0_, x1_, y1_ in keep.tolist()
+    ]
+    return canvas, tiles, [tuple(r[1:]) for r in ignore.tolist()]
+
+
+def negative_sample(rng: random.Random, size: int = 320):
+    """A picture with no tile: a table, cloth or floor with distractors."""
+    canvas = _floor(rng, size) if rng.random() < 0.3 else scenes.background(size, rng)
+    paste_distractors(canvas, np.zeros((0, 5), np.float32), rng, rng.randint(10, 60), rng.randint(1, 5))
+    if rng.random() < 0.3:
+        _glare(canvas, rng)
+    return _photo_effects(canvas, rng), [], []
+
+
+# ---------------------------------------------------------------------------------------------
+# Classifier crops.
+
+def face_crops(photo: dict, rng: random.Random, jitter: float = 0.06) -> list[tuple[np.ndarray, int]]:
+    """Each labelled tile of a photo as a classifier crop (box cut with a little jitter)."""
+    img = Image.open(photo["path"]).convert("RGB")
+    out = []
+    for c, x0, y0, x1, y1 in photo["boxes"].tolist():
+        w, h = x1 - x0, y1 - y0
+        j = lambda v: v * rng.uniform(-jitter, jitter)
+        crop = img.crop((x0 + j(w), y0 + j(h), x1 + j(w), y1 + j(h)))
+        out.append((np.asarray(crop.resize((synth.CROP_W, synth.CROP_H), Image.BILINEAR), np.uint8), int(c)))
+    return out
+
+
+def none_crops(photo: dict, rng: random.Random, n: int) -> list[np.ndarray]:
+    """Crops of a photo that are no whole tile: background, two half tiles, a tile's side or
+    bottom half, and distractors; as large as the photo's tiles, in a tile's shape."""
+    img = Image.open(photo["path"]).convert("RGB")
+    W, H = img.size
+    b = photo["boxes"]
+    tw = float(np.median(b[:, 3] - b[:, 1])) if len(b) else W / 10
+    th = float(np.median(b[:, 4] - b[:, 2])) if len(b) else W / 8
+    out = []
+    for _ in range(n * 4):
+        if len(out) >= n:
+            break
+        kind = rng.random()
+        w, h = tw * rng.uniform(0.8, 1.2), th * rng.uniform(0.8, 1.2)
+        if kind < 0.45 or len(b) == 0:  # background
+            x, y = rng.uniform(0, max(1, W - w)), rng.uniform(0, max(1, H - h))
+        else:  # off a tile by half or more: two half tiles, a side, a bottom
+            t = b[rng.randrange(len(b))]
+            dx, dy = rng.choice([(0.5, 0), (-0.5, 0), (0, 0.6), (0, -0.6), (0.55, 0.55)])
+            x, y = t[1] + dx * (t[3] - t[1]) * rng.uniform(0.9, 1.3), t[2] + dy * (t[4] - t[2]) * rng.uniform(0.9, 1.3)
+            w, h = t[3] - t[1], t[4] - t[2]
+        box = np.array([x, y, x + w, y + h])
+        if len(b):
+            ix = np.clip(np.minimum(b[:, 3], box[2]) - np.maximum(b[:, 1], box[0]), 0, None)
+            iy = np.clip(np.minimum(b[:, 4], box[3]) - np.maximum(b[:, 2], box[1]), 0, None)
+            if np.max(ix * iy / ((b[:, 3] - b[:, 1]) * (b[:, 4] - b[:, 2]) + 1e-6)) > 0.55:
+                continue  # mostly one whole tile: not a "none"
+        out.append(np.asarray(img.crop(tuple(box)).resize((synth.CROP_W, synth.CROP_H), Image.BILINEAR), np.uint8))
+    return out
+
+
+def distractor_crops(rng: random.Random, n: int) -> list[np.ndarray]:
+    """Crops of drawn distractors and floors, cut as the finder would cut a 'tile' there."""
+    out = []
+    while len(out) < n:
+        canvas = _floor(rng, 160) if rng.random() < 0.3 else scenes.background(160, rng)
+        im = distractor(rng, rng.randint(20, 50))
+        if im.width < 150 and im.height < 150:
+            canvas.paste(im, (rng.randint(0, 160 - im.width), rng.randint(0, 160 - im.height)), im)
+        for _ in range(4):
+            w = rng.randint(16, 60)
+            h = int(w * rng.uniform(1.1, 1.5))
+            x, y = rng.randint(0, 160 - w), rng.randint(0, 160 - h)
+            out.append(np.asarray(_photo_effects(canvas.crop((x, y, x + w, y + h)), rng).resize((synth.CROP_W, synth.CROP_H), Image.BILINEAR), np.uint8))
+    return out[:n]
+
+
+if __name__ == "__main__":  # python tools/realdata.py N: N finder samples with labels in /tmp/view
+    import sys
+
+    out = Path("/tmp/view")
+    out.mkdir(exist_ok=True)
+    photos = rf_photos("valid-train") + rf_photos("train")
+    rng = random.Random(1)
+    sheet = Image.new("RGB", (320 * 4, 320 * ((int(sys.argv[1]) + 3) // 4)))
+    for k in range(int(sys.argv[1])):
+        img, tiles, ign = finder_sample(rng.choice(photos), rng) if k % 6 else negative_sample(rng)
+        d = ImageDraw.Draw(img)
+        for t in tiles:
+            d.polygon(t["corners"], outline=(255, 0, 0))
+        for g in ign:
+            d.rectangle(g, outline=(255, 255, 0))
+        sheet.paste(img, ((k % 4) * 320, (k // 4) * 320))
+    sheet.save(out / "finder_samples.png")
+    print(len(rf_photos("train")), len(rf_photos("valid-train")), len(rf_photos("holdout")))
