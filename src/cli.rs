@@ -106,8 +106,8 @@ struct Circumstances {
     /// The winning tile is the last of its kind (和绝张).
     #[arg(long)]
     fourth: bool,
-    /// Number of flowers and seasons (1 point each, not towards the minimum).
-    #[arg(long)]
+    /// Number of flowers and seasons, 0 to 8 (1 point each, not towards the minimum).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=8))]
     flowers: Option<u8>,
     /// Rule set.
     #[arg(long, value_enum, default_value_t = Rules::Mil)]
@@ -230,7 +230,21 @@ fn image_files(paths: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
                 .unwrap_or_default();
             v.retain(|f| {
                 f.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-                    matches!(e.to_ascii_lowercase().as_str(), "jpg" | "jpeg" | "png")
+                    // Other image formats are listed too: each gets a line saying it is not read.
+                    matches!(
+                        e.to_ascii_lowercase().as_str(),
+                        "jpg"
+                            | "jpeg"
+                            | "png"
+                            | "gif"
+                            | "bmp"
+                            | "webp"
+                            | "tif"
+                            | "tiff"
+                            | "heic"
+                            | "heif"
+                            | "avif"
+                    )
                 })
             });
             v.sort();
@@ -447,6 +461,12 @@ fn waits(a: &WaitsArgs) -> Result<ExitCode, CliError> {
         concealed,
     };
     let ctx = a.when.apply(parsed.context);
+    if ctx.self_drawn {
+        return Err(CliError::Input(
+            "waits shows every wait both on a discard and self-drawn: leave out --self-drawn (and the self-drawn flag of the suffix)"
+                .to_string(),
+        ));
+    }
     let rules = a.when.rules.rule_set();
     let n = w.melds.len() * 3 + w.concealed.len();
     if n != 13 {
@@ -477,6 +497,7 @@ fn waits(a: &WaitsArgs) -> Result<ExitCode, CliError> {
                         "left": 4 - x.held,
                         "discard": json::score_json(&x.discard),
                         "self_drawn": json::score_json(&x.self_drawn),
+                        "dropped": x.dropped,
                     })
                 })
                 .collect();

@@ -240,9 +240,14 @@ pub fn waits_text(hand_text: &str, waits: &[Wait], rules: &str) -> String {
             "✗ below the minimum: winning on it would be 错和 (a false win)."
         );
     }
+    for w in waits {
+        if let Some(why) = &w.dropped {
+            let _ = writeln!(o, "Note on {}: {why}", w.tile);
+        }
+    }
     let _ = writeln!(
         o,
-        "Totals include flowers; circumstances as given (seat, prevalent wind, flowers)."
+        "Totals include flowers; circumstances as given (seat, prevalent wind, flowers, fourth tile, last tile, kong)."
     );
     o
 }

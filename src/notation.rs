@@ -27,7 +27,16 @@ pub struct NotationError {
 
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "position {}: {}", self.position, self.message)
+        // Control characters (a CR, an ESC) are shown escaped, never sent to the terminal.
+        write!(f, "position {}: ", self.position)?;
+        for c in self.message.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -188,10 +197,13 @@ pub fn parse(input: &str) -> Result<Parsed, NotationError> {
     let mut melds = Vec::new();
     let mut i = 0;
     let mut standing_chars: Vec<(usize, char)> = Vec::new();
+    // Whether a standing tile has been written (kept as we go: checking the standing
+    // characters again at each '[' made long inputs quadratic).
+    let mut standing_started = false;
     while i < body.len() {
         let (pos, c) = body[i];
         if c == '[' {
-            if !standing_chars.iter().all(|(_, c)| c.is_whitespace()) {
+            if standing_started {
                 return err(pos, "melds in brackets must come before the standing tiles");
             }
             let close = body[i..].iter().position(|&(_, c)| c == ']');
@@ -203,6 +215,7 @@ pub fn parse(input: &str) -> Result<Parsed, NotationError> {
         } else if c == ']' {
             return err(pos, "']' without '['");
         } else {
+            standing_started |= !c.is_whitespace();
             standing_chars.push((pos, c));
             i += 1;
         }
@@ -221,14 +234,40 @@ pub fn parse(input: &str) -> Result<Parsed, NotationError> {
     };
     let context = match suffix {
         None => None,
-        Some(s) => Some(parse_suffix(s)?),
+        Some(s) => Some(parse_suffix(s, bar.map_or(0, |i| chars[i].0))?),
     };
     Ok(Parsed { hand, context })
 }
 
-fn parse_suffix(s: &[(usize, char)]) -> Result<WinContext, NotationError> {
+fn parse_suffix(s: &[(usize, char)], bar: usize) -> Result<WinContext, NotationError> {
     let mut ctx = WinContext::default();
     let parts: Vec<&[(usize, char)]> = s.split(|&(_, c)| c == '|').collect();
+    // The position of the '|' that opens part k (the one before the suffix opens part 0).
+    let bars: Vec<usize> = s
+        .iter()
+        .filter(|&&(_, c)| c == '|')
+        .map(|&(p, _)| p)
+        .collect();
+    let start = bar;
+    let bar_before = |k: usize| {
+        if k == 0 {
+            start
+        } else {
+            bars.get(k - 1).copied().unwrap_or(start)
+        }
+    };
+    if parts.len() > 2 {
+        return err(
+            bar_before(2),
+            "a third '|' section: write winds and flags, then '|' and the flower count",
+        );
+    }
+    if let Some(k) = parts.iter().position(|p| p.is_empty()) {
+        return err(
+            bar_before(k),
+            "nothing after '|': give the winds and flags (e.g. |ES1000), and |N for flowers",
+        );
+    }
     let first = parts.first().copied().unwrap_or(&[]);
     let wind = |k: usize| -> Result<Wind, NotationError> {
         match first.get(k) {
@@ -396,6 +435,30 @@ mod tests {
         assert!(parse("").is_err());
         assert!(parse("12").is_err());
         assert!(parse("x").is_err());
+    }
+
+    #[test]
+    fn bad_suffix_sections_are_refused() {
+        let third = parse("[123m,1]456p789s23s99m1s|ES1000|2|3").unwrap_err();
+        assert_eq!(third.position, 34, "{third}");
+        assert!(parse("[123m,1]456p789s23s99m1s|||||").is_err());
+        assert_eq!(parse("123m456p789s23s99m1s|").unwrap_err().position, 21);
+        assert!(parse("123m456p789s23s99m1s|ES1000|2").is_ok());
+    }
+
+    #[test]
+    fn control_characters_are_shown_escaped() {
+        let e = parse("12m\u{1b}[31m\r").unwrap_err().to_string();
+        assert!(!e.chars().any(char::is_control), "{e:?}");
+    }
+
+    #[test]
+    fn long_inputs_parse_in_linear_time() {
+        // 1 MB of melds: each '[' used to re-check every standing character before it.
+        let s = "[123m] ".repeat(150_000) + "1m";
+        let t = std::time::Instant::now();
+        assert!(parse(&s).is_ok() || parse(&s).is_err());
+        assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
     }
 
     #[test]

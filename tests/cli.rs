@@ -169,3 +169,130 @@ fn help_and_version_exit_0() {
     assert!(suanfan(&["score", "--help"], None).status.success());
     assert!(suanfan(&["--version"], None).status.success());
 }
+
+fn suanfan_bytes(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// Every input line gets exactly one answer line, in order: bad UTF-8, blank lines and over-long
+/// lines included (a bad UTF-8 line used to stop the run; blank lines got no answer).
+#[test]
+fn batch_answers_every_line_whatever_it_holds() {
+    let good = r#"{"id":1,"hand":{"melds":[],"concealed":["1m","2m","3m","4p","5p","6p","7s","8s","9s","E","E","E","C"],"win_tile":"C"}}"#;
+    let mut input = Vec::new();
+    input.extend_from_slice(good.as_bytes());
+    input.extend_from_slice(b"\n\n   \n\xff\xfe{\"id\":2}\n");
+    input.extend_from_slice(br#"{"id":"x","hand":42}"#);
+    input.extend_from_slice(b"\n");
+    input.extend(std::iter::repeat_n(b'a', 3 << 20));
+    input.extend_from_slice(b"\n");
+    input.extend_from_slice(good.as_bytes());
+    let o = suanfan_bytes(&["score", "--batch"], &input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 7, "{}", stdout(&o));
+    assert_eq!(lines[0]["id"], 1);
+    for (k, why) in [
+        (1, "empty line"),
+        (2, "empty line"),
+        (3, "not valid UTF-8"),
+        (5, "longer than"),
+    ] {
+        assert_eq!(lines[k]["ok"], false);
+        let e = lines[k]["error"].as_str().unwrap();
+        assert!(
+            e.contains(why) && e.contains(&format!("line {}", k + 1)),
+            "{e}"
+        );
+    }
+    // An error answer carries the line's id when it has one.
+    assert_eq!(lines[4]["id"], "x");
+    assert_eq!(lines[6]["id"], 1);
+    assert_eq!(lines[6]["total"], lines[0]["total"]);
+}
+
+/// `| head -1` closes the pipe early: a quiet exit 0, not "Broken pipe" and exit 1.
+#[test]
+fn batch_into_a_closed_pipe_exits_quietly() {
+    let good = r#"{"hand":{"melds":[],"concealed":["1m","2m","3m","4p","5p","6p","7s","8s","9s","E","E","E","C"],"win_tile":"C"}}"#;
+    let input = format!("{good}\n").repeat(200_000);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .args(["score", "--batch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+}
+
+#[test]
+fn waits_refuses_self_drawn_and_honours_the_fourth_tile_per_wait() {
+    let o = suanfan(&["waits", "[123m,1]456p789s23s99m", "--self-drawn"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("both on a discard and self-drawn"),
+        "{}",
+        stderr(&o)
+    );
+    for rules in ["mil", "wmo2006", "china1998", "elementary"] {
+        let o = suanfan(
+            &[
+                "waits",
+                "[123m,1]456p789s23s99m",
+                "--fourth",
+                "--rules",
+                rules,
+            ],
+            None,
+        );
+        assert!(o.status.success(), "{rules}: {}", stderr(&o));
+        assert!(stdout(&o).contains("和绝张"), "{rules}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn score_refuses_extra_and_empty_suffix_sections_and_too_many_flowers() {
+    for bad in [
+        "[123m,1]456p789s23s99m1s|ES1000|2|3",
+        "[123m,1]456p789s23s99m1s|||||",
+    ] {
+        let o = suanfan(&["score", bad], None);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert_eq!(stderr(&o).lines().count(), 1, "{bad}: {}", stderr(&o));
+    }
+    let o = suanfan(
+        &["score", "[123m,1]456p789s23s99m1s", "--flowers", "300"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("0..=8"), "{}", stderr(&o));
+}

@@ -71,6 +71,7 @@ fn score_hand(h: &Value) -> Result<Score, String> {
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is not beside the repository")]
 fn every_dev_corpus_hand_agrees_with_the_reference() {
     let Some(path) = shared("corpus-dev.jsonl.gz") else {
         return;
@@ -131,6 +132,7 @@ fn every_dev_corpus_hand_agrees_with_the_reference() {
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is not beside the repository")]
 fn comh_worked_examples_agree() {
     let Some(path) = shared("golden/comh-worked-examples.jsonl") else {
         return;
@@ -154,6 +156,7 @@ fn comh_worked_examples_agree() {
 }
 
 #[test]
+#[cfg_attr(no_shared, ignore = "../shared is not beside the repository")]
 fn gb_mahjong_expectations_agree_but_for_the_documented_knitted_body_wait() {
     let Some(path) = shared("golden/gb-mahjong-expectations.jsonl") else {
         return;

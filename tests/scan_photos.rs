@@ -41,6 +41,10 @@ fn canonical(text: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
 fn sample_photos_are_read_and_scored() {
     if !runtime() {
         return;
@@ -91,6 +95,10 @@ fn sample_photos_are_read_and_scored() {
 }
 
 #[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
 fn bad_images_give_a_message_and_the_run_goes_on() {
     if !runtime() {
         return;
@@ -175,4 +183,86 @@ fn a_missing_library_is_named_with_the_fix() {
         err.contains("install-onnxruntime") && err.lines().count() == 1,
         "{err}"
     );
+}
+
+/// Models that are not what suanfan expects (made by tools/make_bad_models.py) are refused at
+/// load with exit code 3 and one line naming the problem; they used to panic mid-scan.
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+fn bad_models_are_named_at_load_and_never_panic() {
+    if !runtime() {
+        return;
+    }
+    let cases = [
+        (
+            "--finder-model",
+            "finder_without_heat.onnx",
+            "no output named `heat`",
+        ),
+        (
+            "--classifier-model",
+            "classifier_without_probs.onnx",
+            "no output named `probs`",
+        ),
+        (
+            "--classifier-model",
+            "classifier_10_classes.onnx",
+            "shape [1, 10]",
+        ),
+        ("--classifier-model", "not_a_model.onnx", "cannot be loaded"),
+    ];
+    for (flag, file, says) in cases {
+        let model = format!("tests/fixtures/models/{file}");
+        let out = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+            .args(["scan", "datasets/samples/hand-melds.jpg", flag, &model])
+            .current_dir(repo())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{file}: {err}");
+        assert!(
+            err.contains(says) && err.lines().count() == 1,
+            "{file}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{file}: {err}");
+    }
+}
+
+/// A library file cut short (an interrupted install) is refused before it is loaded: loading
+/// it used to kill the process with SIGBUS and print nothing.
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+fn a_library_cut_short_gives_a_message_not_a_crash() {
+    if !runtime() {
+        return;
+    }
+    let lib = suanfan::vision::find_onnxruntime(None).unwrap();
+    let full = std::fs::read(&lib).unwrap();
+    let tmp = std::env::temp_dir().join(format!("suanfan-cutlib-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for cut in [4 << 10, 1 << 20, 10 << 20] {
+        let p = tmp.join(format!("{cut}").as_str()).with_extension("so");
+        std::fs::write(&p, &full[..cut.min(full.len())]).unwrap();
+        for how in ["flag", "env"] {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_suanfan"));
+            cmd.args(["scan", "datasets/samples/hand-melds.jpg"])
+                .current_dir(repo());
+            if how == "flag" {
+                cmd.arg("--onnxruntime").arg(&p);
+            } else {
+                cmd.env("ORT_DYLIB_PATH", &p);
+            }
+            let out = cmd.output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(3), "{cut} bytes by {how}: {err}");
+            assert!(err.contains("cut short"), "{cut} bytes by {how}: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -395,7 +395,8 @@ def main():
             n = mk.sum().clamp(min=1)
             l_size = (F.l1_loss(pb[:, :2], bx[:, :2], reduction="none") * m).sum() / n
             l_off = (F.l1_loss(pb[:, 2:], bx[:, 2:], reduction="none") * m).sum() / n
-            l_or = F.cross_entropy(po, orr, ignore_index=-1)
+            # A batch of real photos only has no orientation labels (the mean over none is NaN).
+            l_or = F.cross_entropy(po, orr, ignore_index=-1) if (orr >= 0).any() else po.sum() * 0
             l_turn = (F.l1_loss(pr, rb, reduction="none") * rm[:, None]).sum() / rm.sum().clamp(min=1)
             loss = l_heat + l_size + l_off + 0.5 * l_or + 0.5 * l_turn
             opt.zero_grad()

@@ -15,6 +15,9 @@ pub struct Wait {
     pub discard: Score,
     /// Best score when the tile is self-drawn (自摸).
     pub self_drawn: Score,
+    /// Circumstances asked for that cannot hold when winning on this tile (a rule set that
+    /// rejects impossible circumstances): they were left out for this wait, with why.
+    pub dropped: Option<String>,
 }
 
 /// A hand before its winning tile: declared melds and the standing tiles.
@@ -48,25 +51,36 @@ pub fn waits(w: &Waiting, ctx: &WinContext, rules: &RuleSet) -> Result<Vec<Wait>
             // A fifth copy cannot be won on.
             continue;
         }
-        let discard_ctx = WinContext {
-            self_drawn: false,
-            kong: false,
-            ..*ctx
-        };
-        let drawn_ctx = WinContext {
-            self_drawn: true,
-            kong: false,
-            ..*ctx
-        };
-        match score(&hand, &discard_ctx, rules) {
-            Ok(d) => {
-                let s = score(&hand, &drawn_ctx, rules)?;
-                out.push(Wait {
-                    tile: t,
-                    held,
-                    discard: d,
-                    self_drawn: s,
-                });
+        match score_both(&hand, ctx, rules) {
+            Ok((discard, self_drawn)) => out.push(Wait {
+                tile: t,
+                held,
+                discard,
+                self_drawn,
+                dropped: None,
+            }),
+            Err(HandError::ImpossibleFlag(why)) => {
+                // The flags asked for cannot hold with this tile (a fourth tile the hand
+                // itself holds three of, say): this wait is scored without them.
+                let plain = WinContext {
+                    fourth_tile: false,
+                    last_tile: false,
+                    kong: false,
+                    ..*ctx
+                };
+                match score_both(&hand, &plain, rules) {
+                    Ok((discard, self_drawn)) => out.push(Wait {
+                        tile: t,
+                        held,
+                        discard,
+                        self_drawn,
+                        dropped: Some(format!(
+                            "scored without fourth tile, last tile and kong: {why}"
+                        )),
+                    }),
+                    Err(HandError::NotWinning) => {}
+                    Err(e) => return Err(e),
+                }
             }
             Err(HandError::NotWinning) => {}
             Err(HandError::TooManyCopies { tile, .. }) if tile == t => {}
@@ -74,4 +88,26 @@ pub fn waits(w: &Waiting, ctx: &WinContext, rules: &RuleSet) -> Result<Vec<Wait>
         }
     }
     Ok(out)
+}
+
+/// The hand's best scores on a discard and self-drawn, with the other circumstances of `ctx`
+/// (a kong is 抢杠和 on a discard, 杠上开花 self-drawn).
+fn score_both(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<(Score, Score), HandError> {
+    let discard = score(
+        hand,
+        &WinContext {
+            self_drawn: false,
+            ..*ctx
+        },
+        rules,
+    )?;
+    let drawn = score(
+        hand,
+        &WinContext {
+            self_drawn: true,
+            ..*ctx
+        },
+        rules,
+    )?;
+    Ok((discard, drawn))
 }

@@ -31,7 +31,7 @@ mod runtime;
 
 use geometry::{Rect, covered, iou, orientations, sample_face};
 pub use photo::{Photo, load_image, load_photo};
-pub use runtime::find_onnxruntime;
+pub use runtime::{data_dir, fetch_onnxruntime, find_onnxruntime};
 
 /// The models, embedded so that `suanfan scan` works from any folder.
 const FINDER: &[u8] = include_bytes!("../../models/tile_finder.onnx");
@@ -47,8 +47,10 @@ const COARSE_LONG_SIDE: u32 = 96;
 /// Each look keeps the tiles of the sizes it sees well (the long side of a tile's box, as a
 /// share of the photo's long side): the fine look up to this...
 const FINE_MAX_SHARE: f32 = 0.2;
-/// ...and the coarse look from this.
+/// ...and the coarse look from this...
 const COARSE_MIN_SHARE: f32 = 0.14;
+/// ...when at least this sure: a whole row of small tiles can look like one big tile to it.
+const COARSE_MIN_SCORE: f32 = 0.5;
 /// A face-up tile the classifier gives at least this probability of being no tile at all
 /// (a classifier with the extra "none" class) is dropped.
 const NOT_A_TILE: f32 = 0.5;
@@ -192,7 +194,12 @@ impl Recognizer {
     /// Loads ONNX Runtime and both models, checks that each model gives the outputs suanfan
     /// reads, and warms them up once.
     pub fn new(cfg: VisionConfig) -> Result<Recognizer, VisionError> {
-        let lib = find_onnxruntime(cfg.onnxruntime.as_deref())?;
+        let lib = match find_onnxruntime(cfg.onnxruntime.as_deref()) {
+            Ok(lib) => lib,
+            // Nothing given and nothing found: fetch the pinned library once.
+            Err(_) if cfg.onnxruntime.is_none() => runtime::fetch_onnxruntime()?,
+            Err(e) => return Err(e),
+        };
         runtime::check_library(&lib)?;
         let env = ort::init_from(&lib)
             .map_err(|e| {
@@ -290,8 +297,15 @@ impl Recognizer {
         let long = w.max(h) as f32;
         let mut found = self.look(img, LONG_SIDE, self.cfg.min_score)?;
         found.retain(|c| side(&c.bounds) <= FINE_MAX_SHARE * long);
-        let mut coarse = self.look(img, COARSE_LONG_SIDE, self.cfg.min_score)?;
+        let mut coarse = self.look(
+            img,
+            COARSE_LONG_SIDE,
+            COARSE_MIN_SCORE.max(self.cfg.min_score),
+        )?;
         coarse.retain(|c| side(&c.bounds) >= COARSE_MIN_SHARE * long);
+        let coarse = suppress(coarse);
+        // What the fine look sees inside a big tile are its pips and characters.
+        found.retain(|f| !coarse.iter().any(|c| inside(&f.bounds, &c.bounds)));
         found.extend(coarse);
         let found = suppress(found);
         t.finder = t0.elapsed().as_secs_f64() * 1e3;
@@ -529,6 +543,13 @@ impl Recognizer {
             })
             .collect())
     }
+}
+
+/// Whether the centre of box `a` lies in box `b`, and `a` is less than half as big.
+fn inside(a: &[f32; 4], b: &[f32; 4]) -> bool {
+    let (cx, cy) = ((a[0] + a[2]) / 2.0, (a[1] + a[3]) / 2.0);
+    let area = |r: &[f32; 4]| (r[2] - r[0]) * (r[3] - r[1]);
+    cx > b[0] && cx < b[2] && cy > b[1] && cy < b[3] && area(a) < 0.5 * area(b)
 }
 
 /// The long side of a box.

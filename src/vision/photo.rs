@@ -28,8 +28,18 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
         .with_guessed_format()
         .map_err(|e| err(format!("cannot read: {e}")))?;
     let format = reader.format();
-    if format.is_none() {
-        return Err(err("not a JPEG or PNG image".to_string()));
+    match format {
+        Some(image::ImageFormat::Jpeg | image::ImageFormat::Png) => {}
+        Some(f) => {
+            return Err(err(format!(
+                "{} images are not read: convert it to JPEG or PNG",
+                f.extensions_str()
+                    .first()
+                    .map_or("these", |e| e)
+                    .to_uppercase()
+            )));
+        }
+        None => return Err(err("not a JPEG or PNG image".to_string())),
     }
     if format == Some(image::ImageFormat::Jpeg) {
         let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read: {e}")))?;

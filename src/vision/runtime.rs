@@ -34,6 +34,9 @@ pub fn find_onnxruntime(explicit: Option<&Path>) -> Result<PathBuf, VisionError>
             candidates.push(dir.join("lib").join(ORT_LIBRARY));
         }
     }
+    if let Some(dir) = data_dir() {
+        candidates.push(dir.join(ORT_LIBRARY));
+    }
     if let Some(home) = std::env::var_os("HOME") {
         candidates.push(
             PathBuf::from(home)
@@ -96,8 +99,88 @@ pub fn check_library(path: &Path) -> Result<(), VisionError> {
     Ok(())
 }
 
-/// Size of `libonnxruntime.so.1.31.1` in the manylinux x86_64 wheel of onnxruntime 1.31.1.
+/// Size and SHA-256 of `libonnxruntime.so.1.31.1` in the manylinux x86_64 wheel of
+/// onnxruntime 1.31.1.
 const ORT_LIBRARY_SIZE: usize = 29_352_200;
+const ORT_LIBRARY_SHA256: &str = "fc44112fbe06d7d689c57e11d3862031f64711007e4ee020f8eed5185fd2c1d3";
+
+/// The folder suanfan keeps ONNX Runtime in: `$XDG_DATA_HOME/suanfan`, else
+/// `~/.local/share/suanfan`.
+pub fn data_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(d).join("suanfan"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/suanfan"))
+}
+
+/// Python that fetches the pinned wheel with pip (the ordinary registry client, so a
+/// configured index or proxy is honoured), takes the library out of it and prints its SHA-256.
+const FETCH_PY: &str = r#"
+import hashlib, os, shutil, subprocess, sys, tempfile, zipfile
+dest, lib = sys.argv[1], sys.argv[2]
+with tempfile.TemporaryDirectory() as tmp:
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                    "--progress-bar", "on", "onnxruntime==1.31.1", "-d", tmp], check=True,
+                   stdout=sys.stderr)
+    wheel = next(os.path.join(tmp, f) for f in os.listdir(tmp) if f.endswith(".whl"))
+    with zipfile.ZipFile(wheel) as z:
+        name = next(n for n in z.namelist() if n.endswith("capi/" + lib))
+        with z.open(name) as src, open(dest, "wb") as out:
+            shutil.copyfileobj(src, out)
+print(hashlib.sha256(open(dest, "rb").read()).hexdigest())
+"#;
+
+/// Fetches the pinned ONNX Runtime library into `data_dir()` the first time it is needed,
+/// checking its SHA-256; says what it does on stderr. Refused when `SUANFAN_NO_FETCH` is set
+/// and on platforms the pinned wheel does not serve.
+pub fn fetch_onnxruntime() -> Result<PathBuf, VisionError> {
+    let no = |why: String| {
+        VisionError::Runtime(format!(
+            "{ORT_LIBRARY} not found and {why}; {}",
+            install_hint()
+        ))
+    };
+    if std::env::var_os("SUANFAN_NO_FETCH").is_some() {
+        return Err(no("SUANFAN_NO_FETCH is set".to_string()));
+    }
+    if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) {
+        return Err(no(
+            "suanfan fetches it only on Linux x86-64; elsewhere give the ONNX Runtime 1.31 library of your platform with --onnxruntime"
+                .to_string(),
+        ));
+    }
+    let dir = data_dir().ok_or_else(|| no("there is no HOME to keep it in".to_string()))?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| no(format!("{} cannot be made ({e})", dir.display())))?;
+    let part = dir.join(format!("{ORT_LIBRARY}.part"));
+    eprintln!(
+        "suanfan: ONNX Runtime not found; fetching {ORT_LIBRARY} (the PyPI wheel onnxruntime==1.31.1, about 17 MB) into {} with pip, once",
+        dir.display()
+    );
+    let out = std::process::Command::new("python3")
+        .args(["-c", FETCH_PY])
+        .arg(&part)
+        .arg(ORT_LIBRARY)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| no(format!("python3 cannot be run to fetch it ({e})")))?;
+    let digest = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if !out.status.success() {
+        let _ = std::fs::remove_file(&part);
+        return Err(no("fetching it with pip failed (no network?)".to_string()));
+    }
+    if digest != ORT_LIBRARY_SHA256 {
+        let _ = std::fs::remove_file(&part);
+        return Err(no(format!(
+            "the fetched file has SHA-256 {digest}, not the pinned {ORT_LIBRARY_SHA256}"
+        )));
+    }
+    let lib = dir.join(ORT_LIBRARY);
+    std::fs::rename(&part, &lib)
+        .map_err(|e| no(format!("{} cannot be written ({e})", lib.display())))?;
+    eprintln!("suanfan: installed {}", lib.display());
+    Ok(lib)
+}
 
 /// Whether a 64-bit little-endian ELF file holds everything its headers point to.
 fn elf_complete(data: &[u8]) -> Result<(), String> {
