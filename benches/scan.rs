@@ -1,4 +1,4 @@
-//! Speed of `scan` on a 12-megapixel JPEG and on a 1280×960 frame, split per stage:
+//! Speed of `scan` on a 12-megapixel JPEG and on 1280×960, 1280×720 and 640×480 frames, split per stage:
 //! `cargo bench --bench scan`. Needs ONNX Runtime (tools/install-onnxruntime.sh); skips without.
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -25,6 +25,8 @@ fn main() {
     for (name, w, h) in [
         ("12 MP JPEG (4000×3000)", 4000u32, 3000u32),
         ("1280×960 frame (JPEG)", 1280, 960),
+        ("1280×720 frame (JPEG)", 1280, 720),
+        ("640×480 frame (JPEG)", 640, 480),
     ] {
         let img = image::imageops::resize(&src, w, h, image::imageops::FilterType::Triangle);
         let path = tmp.join(format!("suanfan-bench-{w}x{h}.jpg"));

@@ -234,8 +234,12 @@ fn draw_tiles(img: &mut RgbImage, o: &ScanOutcome, fonts: &Fonts, view: &View) {
         } else {
             label
         };
-        let top = c.iter().map(|p| p[1]).fold(f32::MAX, f32::min);
-        let left = c.iter().map(|p| p[0]).fold(f32::MAX, f32::min);
+        // The label sits above the outline's highest corner (next to the tile, even when the
+        // outline is turned).
+        let [left, top] = c
+            .iter()
+            .copied()
+            .fold([f32::MAX, f32::MAX], |a, p| if p[1] < a[1] { p } else { a });
         let ty = (top - size - 2.0).max(0.0);
         fill(
             img,

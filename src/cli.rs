@@ -67,6 +67,21 @@ enum Format {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum LangArg {
+    En,
+    Zh,
+}
+
+impl LangArg {
+    fn lang(self) -> explain::Lang {
+        match self {
+            LangArg::En => explain::Lang::En,
+            LangArg::Zh => explain::Lang::Zh,
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 enum Rules {
     Mil,
     Wmo2006,
@@ -109,6 +124,9 @@ struct Circumstances {
     /// Number of flowers and seasons, 0 to 8 (1 point each, not towards the minimum).
     #[arg(long, value_parser = clap::value_parser!(u8).range(0..=8))]
     flowers: Option<u8>,
+    /// Language of the labels of text output (fan names are always in both).
+    #[arg(long, value_enum, default_value_t = LangArg::En)]
+    lang: LangArg,
     /// Rule set.
     #[arg(long, value_enum, default_value_t = Rules::Mil)]
     rules: Rules,
@@ -257,7 +275,7 @@ fn image_files(paths: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
 }
 
 fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {
-    use suanfan::scan::{Given, scan_file, to_json, to_text};
+    use suanfan::scan::{Given, scan_file, to_json, to_text_in};
     use suanfan::vision::{Recognizer, VisionConfig};
     let rules = a.when.rules.rule_set();
     let given = Given {
@@ -307,7 +325,7 @@ fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {
                 }
                 match a.format {
                     Format::Text => {
-                        out.write_all(to_text(&o).as_bytes())?;
+                        out.write_all(to_text_in(&o, a.when.lang.lang()).as_bytes())?;
                         writeln!(out)?;
                     }
                     Format::Json => writeln!(out, "{}", to_json(&o))?,
@@ -347,7 +365,7 @@ fn score(a: &ScoreArgs) -> Result<ExitCode, CliError> {
     })?;
     let mut out = io::stdout().lock();
     match a.format {
-        Format::Text => out.write_all(explain::score_text(&s).as_bytes())?,
+        Format::Text => out.write_all(explain::score_text_in(&s, a.when.lang.lang()).as_bytes())?,
         Format::Json => writeln!(out, "{}", json::score_json(&s))?,
     }
     Ok(ExitCode::SUCCESS)

@@ -44,7 +44,54 @@ fn pad(s: &str, w: usize) -> String {
 }
 
 /// The full explanation of a score.
+/// The language of the labels of text output (`--lang`); fan names are always given in
+/// Chinese and English.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    /// A label of the text output, padded to the label column.
+    pub fn label(self, key: &str) -> String {
+        let zh = match key {
+            "Hand" => "手牌",
+            "Win" => "和牌",
+            "Rules" => "规则",
+            "Read as" => "组合",
+            "Points" => "番数",
+            "Fan" => "番种",
+            "total" => "合计",
+            "Not counted" => "不计",
+            "Note" => "注",
+            "Minimum" => "起和",
+            "Photo" => "照片",
+            "Found" => "找到",
+            "Read" => "识别",
+            "Assumed" => "假定",
+            "Issue" => "问题",
+            other => other,
+        };
+        match self {
+            Lang::En => format!("{key:<8}"),
+            // A CJK character takes two columns.
+            Lang::Zh => format!(
+                "{zh}{}",
+                " ".repeat(8usize.saturating_sub(2 * zh.chars().count()))
+            ),
+        }
+    }
+}
+
 pub fn score_text(s: &Score) -> String {
+    score_text_in(s, Lang::En)
+}
+
+/// The score explained for players, with labels in `lang`.
+pub fn score_text_in(s: &Score, lang: Lang) -> String {
+    let l = |k: &str| lang.label(k);
     let mut o = String::new();
     let h = &s.hand;
     let mut shown = String::new();
@@ -59,7 +106,7 @@ pub fn score_text(s: &Score) -> String {
     }
     let _ = write!(shown, "{} + {}", glyphs(&h.concealed), h.win_tile.unicode());
     let c = &s.context;
-    let _ = writeln!(o, "Hand     {shown}");
+    let _ = writeln!(o, "{} {shown}", l("Hand"));
     let _ = writeln!(
         o,
         "         {}{}",
@@ -76,7 +123,8 @@ pub fn score_text(s: &Score) -> String {
     };
     let _ = writeln!(
         o,
-        "Win      {how} on {} {}{} · seat {} · prevalent {} · {} flower(s)",
+        "{} {how} on {} {}{} · seat {} · prevalent {} · {} flower(s)",
+        l("Win"),
         h.win_tile.unicode(),
         h.win_tile,
         if c.fourth_tile {
@@ -88,7 +136,7 @@ pub fn score_text(s: &Score) -> String {
         c.prevalent_wind,
         c.flowers
     );
-    let _ = writeln!(o, "Rules    {}", s.rules.preset.name());
+    let _ = writeln!(o, "{} {}", l("Rules"), s.rules.preset.name());
     let reading = match s.reading {
         Reading::Regular(_) | Reading::KnittedStraight { .. } => {
             let mut r: Vec<String> = Vec::new();
@@ -104,9 +152,12 @@ pub fn score_text(s: &Score) -> String {
         Reading::HonorsAndKnitted => "honors and knitted tiles".to_string(),
         Reading::NineGates => "nine gates".to_string(),
     };
-    let _ = writeln!(o, "Read as  {reading}");
+    let _ = writeln!(o, "{} {reading}", l("Read as"));
     let _ = writeln!(o);
-    let _ = writeln!(o, "  Points  Fan");
+    let _ = match lang {
+        Lang::En => writeln!(o, "  Points  Fan"),
+        Lang::Zh => writeln!(o, "    番数  番种"),
+    };
     for e in &s.fans {
         let name = format!("{} {}", e.fan.zh(), e.fan.en());
         let count = if e.count > 1 {
@@ -136,10 +187,15 @@ pub fn score_text(s: &Score) -> String {
     } else {
         String::new()
     };
-    let _ = writeln!(o, "  {:>6}  total{detail}", s.total);
+    let _ = writeln!(
+        o,
+        "  {:>6}  {}{detail}",
+        s.total,
+        lang.label("total").trim_end()
+    );
     if !s.not_counted.is_empty() {
         let _ = writeln!(o);
-        let _ = writeln!(o, "Not counted");
+        let _ = writeln!(o, "{}", lang.label("Not counted").trim_end());
         for n in &s.not_counted {
             let _ = writeln!(
                 o,
@@ -154,7 +210,7 @@ pub fn score_text(s: &Score) -> String {
     if !s.notes.is_empty() {
         let _ = writeln!(o);
         for n in &s.notes {
-            let _ = writeln!(o, "Note     {n}");
+            let _ = writeln!(o, "{} {n}", l("Note"));
         }
     }
     let _ = writeln!(o);
@@ -174,14 +230,17 @@ pub fn score_text(s: &Score) -> String {
         };
         let _ = writeln!(
             o,
-            "Minimum  {} points without flowers: met. {pay}.",
+            "{} {} points without flowers: met. {pay}.",
+            l("Minimum"),
             s.minimum
         );
     } else {
         let _ = writeln!(
             o,
-            "Minimum  {} points without flowers: NOT met ({} points). This is 错和, a false win: no payment.",
-            s.minimum, s.total_no_flowers
+            "{} {} points without flowers: NOT met ({} points). This is 错和, a false win: no payment.",
+            l("Minimum"),
+            s.minimum,
+            s.total_no_flowers
         );
     }
     o

@@ -161,6 +161,14 @@ pub struct LineError {
     pub error: String,
 }
 
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.error)
+    }
+}
+
+impl std::error::Error for LineError {}
+
 /// Reads one line of batch input: a corpus line (`{"hand": {...}, ...}`) or a bare hand.
 pub fn parse_batch_line(line: &str) -> Result<JsonHand, LineError> {
     let v: Value = serde_json::from_str(line).map_err(|e| LineError {

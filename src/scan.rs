@@ -29,6 +29,8 @@ pub struct ScanOutcome {
     pub scale: f32,
     pub ms_model: f64,
     pub ms_total: f64,
+    /// Things the finder took for tiles and the classifier called no tile at all (dropped).
+    pub rejected: usize,
 }
 
 impl ScanOutcome {
@@ -109,6 +111,7 @@ pub fn scan_file(
         t0,
     );
     o.scale = photo.scale;
+    o.rejected = t.rejected;
     Ok((o, img))
 }
 
@@ -172,6 +175,7 @@ pub fn finish(
         scale: 1.0,
         ms_model,
         ms_total: t0.elapsed().as_secs_f64() * 1e3,
+        rejected: 0,
     }
 }
 
@@ -233,20 +237,33 @@ pub fn to_json(o: &ScanOutcome) -> Value {
         "score": o.score.as_ref().map(sjson::score_json),
         "assumed": o.assumed,
         "issues": o.issues,
+        "rejected": o.rejected,
         "ms": {"decode": round(o.ms_decode as f32, 10.0), "model": round(o.ms_model as f32, 10.0), "total": round(o.ms_total as f32, 10.0)},
     })
 }
 
 /// The text a player reads.
 pub fn to_text(o: &ScanOutcome) -> String {
+    to_text_in(o, explain::Lang::En)
+}
+
+/// The text a player reads, with labels in `lang`.
+pub fn to_text_in(o: &ScanOutcome, lang: explain::Lang) -> String {
+    let l = |k: &str| lang.label(k);
     let mut s = String::new();
-    let _ = writeln!(s, "Photo    {}", o.image);
+    let _ = writeln!(s, "{} {}", l("Photo"), o.image);
     let up = o.detections.iter().filter(|d| !d.face_down).count();
     let _ = writeln!(
         s,
-        "Found    {} tile(s), {} face down, in {:.0} ms (decode {:.0}, models {:.0})",
+        "{} {} tile(s), {} face down{}, in {:.0} ms (decode {:.0}, models {:.0})",
+        l("Found"),
         o.detections.len(),
         o.detections.len() - up,
+        if o.rejected > 0 {
+            format!("; {} look-alike(s) rejected as no tile", o.rejected)
+        } else {
+            String::new()
+        },
         o.ms_total,
         o.ms_decode,
         o.ms_model
@@ -269,7 +286,7 @@ pub fn to_text(o: &ScanOutcome) -> String {
             format!("{} {faces}", g.kind.name())
         })
         .collect();
-    let _ = writeln!(s, "Read     {}", seen.join(" · "));
+    let _ = writeln!(s, "{} {}", l("Read"), seen.join(" · "));
     for c in &o.decoded.changes {
         let _ = writeln!(
             s,
@@ -282,10 +299,10 @@ pub fn to_text(o: &ScanOutcome) -> String {
         );
     }
     for a in &o.assumed {
-        let _ = writeln!(s, "Assumed  {a}");
+        let _ = writeln!(s, "{} {a}", l("Assumed"));
     }
     for i in &o.issues {
-        let _ = writeln!(s, "Issue    {i}");
+        let _ = writeln!(s, "{} {i}", l("Issue"));
     }
     for r in &o.decoded.runner_ups {
         let _ = writeln!(
@@ -297,7 +314,7 @@ pub fn to_text(o: &ScanOutcome) -> String {
     }
     let _ = writeln!(s);
     match &o.score {
-        Some(sc) => s.push_str(&explain::score_text(sc)),
+        Some(sc) => s.push_str(&explain::score_text_in(sc, lang)),
         None => {
             let _ = writeln!(s, "No valid winning hand could be read from this photo.");
         }

@@ -296,3 +296,49 @@ fn score_refuses_extra_and_empty_suffix_sections_and_too_many_flowers() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("0..=8"), "{}", stderr(&o));
 }
+
+/// Property: whatever bytes come in, `score --batch` answers each line once, in order, with
+/// valid JSON (random lines of JSON pieces, notation, control bytes, invalid UTF-8, CRs).
+#[test]
+fn batch_answers_each_of_many_random_lines_once() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let pieces: [&[u8]; 14] = [
+        br#"{"hand":"#,
+        br#"{"id":3,"hand":{"concealed":["1m","2m"],"win_tile":"3m"}}"#,
+        br#""concealed":["#,
+        b"\"1m\",",
+        b"]}",
+        b"\xff",
+        b"\xe4\xb8",
+        b"\r",
+        b"\x1b[31m",
+        b" ",
+        b"null",
+        b"[123m,1]",
+        b"{}",
+        b"\"win_tile\":\"9p\"",
+    ];
+    let lines = 3000;
+    let mut input = Vec::new();
+    for _ in 0..lines {
+        for _ in 0..(next() % 6) {
+            input.extend_from_slice(pieces[(next() % pieces.len() as u64) as usize]);
+        }
+        input.push(b'\n');
+    }
+    let o = suanfan_bytes(&["score", "--batch"], &input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), lines);
+    for (k, l) in out.lines().enumerate() {
+        let v: serde_json::Value =
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("line {k}: {e}: {l}"));
+        assert!(v["ok"].is_boolean(), "{l}");
+    }
+}

@@ -1,30 +1,49 @@
 #!/usr/bin/env bash
 # One command: render the face bank, train both models, export them to models/, evaluate.
 #
-#   tools/train_all.sh           the recipe of the shipped models (tile finder: 20,000 scenes,
-#                                16 epochs; classifier: 1,000 crops a class, 16 epochs).
-#                                One H100: about 12 minutes of training. Two CPU cores: about 3 hours
-#                                (estimated from the epoch times of the quick recipe).
-#   tools/train_all.sh --quick   a smaller recipe that fits a CPU session (finder: 3,000 scenes,
-#                                12 epochs; classifier: 500 crops a class, 12 epochs): about
-#                                50 minutes on two CPU cores.
+# Two stages. Stage 1 learns tiles from drawn scenes and crops (as the models before real
+# photos were added); stage 2 starts from stage 1 and learns from real labelled phone photos
+# (rf-chinese-mahjong), pictures with no tile and drawn distractors, and gives the classifier
+# its "not a tile" class.
+#
+#   tools/train_all.sh             stage 1 (finder: 20,000 scenes, 16 epochs; classifier: 1,000
+#                                  crops a class, 16 epochs; about 12 minutes on one H100,
+#                                  about 3 hours on two CPU cores, estimated), then stage 2.
+#   tools/train_all.sh --quick     a smaller stage 1 (3,000 scenes, 12 epochs; 500 crops a class,
+#                                  12 epochs: about 50 minutes on two CPU cores), then stage 2.
+#   tools/train_all.sh --finetune  stage 2 alone, from the models now in models/ (what made the
+#                                  shipped models: about 45 minutes on two CPU cores for the
+#                                  finder and 20 for the classifier, measured).
 #
 # A GPU is used when there is one. Both scripts generate their data on every CPU core.
 set -euo pipefail
 cd "$(dirname "$0")"
-if [[ "${1:-}" == "--quick" ]]; then
-    finder=(--scenes 3000 --epochs 12)
-    classifier=(--per-class 500 --epochs 12)
+stage1=yes
+case "${1:-}" in
+    --quick)
+        finder=(--scenes 3000 --epochs 12)
+        classifier=(--per-class 500 --epochs 12) ;;
+    --finetune)
+        stage1=no ;;
+    *)
+        finder=(--scenes 20000 --epochs 16 --batch 32 --lr 3e-3)
+        classifier=(--per-class 1000 --epochs 16) ;;
+esac
+mkdir -p .cache
+if [[ $stage1 == yes ]]; then
+    python faces.py
+    python train_classifier.py "${classifier[@]}" --rf-copies 0 --out .cache/stage1_classifier.onnx
+    python train_detector.py "${finder[@]}" --real 0 --negative 0 --out .cache/stage1_finder.onnx
 else
-    finder=(--scenes 20000 --epochs 16 --batch 32 --lr 3e-3)
-    classifier=(--per-class 1000 --epochs 16)
+    cp ../models/tile_classifier.onnx .cache/stage1_classifier.onnx
+    cp ../models/tile_finder.onnx .cache/stage1_finder.onnx
 fi
-python faces.py
-python train_classifier.py "${classifier[@]}"
-python train_detector.py "${finder[@]}"
+# Stage 2: real photos, negatives, "not a tile".
+python train_detector.py --init .cache/stage1_finder.onnx --scenes 9000 --epochs 5 --lr 1e-3 --batch 16 --real 0.55 --negative 0.1
+python train_classifier.py --init .cache/stage1_classifier.onnx --per-class 300 --real-repeats 15 --epochs 5 --rf-copies 3 --none-drawn 2500 --lr 1e-3
 python make_samples.py
 python eval.py
-# End to end on hands of real tiles (needs the Rust toolchain to build suanfan with the new models).
+# Whole real photos and hands of real tiles (needs the Rust toolchain to build suanfan with the new models).
 if command -v cargo >/dev/null; then
-    (cd .. && cargo build --release --quiet) && python real_hands.py
+    (cd .. && cargo build --release --quiet) && python eval_photos.py && python real_hands.py
 fi

@@ -21,10 +21,9 @@ import argparse
 import copy
 import json
 import math
+import random
 import time
 from pathlib import Path
-
-import random
 
 import numpy as np
 import torch
