@@ -234,12 +234,15 @@ fn draw_tiles(img: &mut RgbImage, o: &ScanOutcome, fonts: &Fonts, view: &View) {
         } else {
             label
         };
-        // The label sits above the outline's highest corner (next to the tile, even when the
-        // outline is turned).
-        let [left, top] = c
-            .iter()
-            .copied()
-            .fold([f32::MAX, f32::MAX], |a, p| if p[1] < a[1] { p } else { a });
+        // The label sits above the outline's top left: the left one of its two highest
+        // corners (next to the tile, also when the outline is turned).
+        let mut by_height = c;
+        by_height.sort_by(|a, b| a[1].total_cmp(&b[1]));
+        let [left, top] = if by_height[0][0] <= by_height[1][0] {
+            by_height[0]
+        } else {
+            by_height[1]
+        };
         let ty = (top - size - 2.0).max(0.0);
         fill(
             img,

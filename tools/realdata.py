@@ -40,6 +40,8 @@ RF_CLASSES = [
     "f4", "7m", "7p", "7s", "C", "f3", "8m", "8p", "8s", "9m", "9p", "9s",
 ]
 NONE = len(faces.CLASSES)  # the classifier's "not a tile" class
+# Share of finder samples drawn as close-ups (the median tile 55 to 110 pixels wide).
+CLOSEUP_SHARE = 0.35
 
 
 def is_holdout(name: str) -> bool:
@@ -244,7 +246,9 @@ def finder_sample(photo: dict, rng: random.Random, size: int = 320):
         return negative_sample(rng, size)
     fx, fy = (ax, 1.0) if ax > 1 else (1.0, 1 / ax)
     med = float(np.median(np.maximum((boxes[:, 3] - boxes[:, 1]) * fx, (boxes[:, 4] - boxes[:, 2]) * fy)))
-    target = math.exp(rng.uniform(math.log(10), math.log(110)))
+    # A third of the samples are close-ups (a few tiles filling the picture).
+    lo = 55 if rng.random() < CLOSEUP_SHARE else 10
+    target = math.exp(rng.uniform(math.log(lo), math.log(110)))
     # Scale from the (aspect-corrected) photo to the sample.
     s = target / max(med, 1.0)
     sx, sy = s * fx, s * fy
@@ -330,8 +334,16 @@ def none_crops(photo: dict, rng: random.Random, n: int) -> list[np.ndarray]:
             break
         kind = rng.random()
         w, h = tw * rng.uniform(0.8, 1.2), th * rng.uniform(0.8, 1.2)
-        if kind < 0.45 or len(b) == 0:  # background
+        if kind < 0.35 or len(b) == 0:  # background
             x, y = rng.uniform(0, max(1, W - w)), rng.uniform(0, max(1, H - h))
+        elif kind < 0.55:  # part of one tile's face: a pip, a character, a corner number
+            t = b[rng.randrange(len(b))]
+            w, h = (t[3] - t[1]) * rng.uniform(0.25, 0.55), (t[4] - t[2]) * rng.uniform(0.25, 0.55)
+            x, y = rng.uniform(t[1], t[3] - w), rng.uniform(t[2], t[4] - h)
+            if min(w, h) < 6:
+                continue
+            out.append(np.asarray(img.crop((x, y, x + w, y + h)).resize((synth.CROP_W, synth.CROP_H), Image.BILINEAR), np.uint8))
+            continue
         else:  # off a tile by half or more: two half tiles, a side, a bottom
             t = b[rng.randrange(len(b))]
             dx, dy = rng.choice([(0.5, 0), (-0.5, 0), (0, 0.6), (0, -0.6), (0.55, 0.55)])

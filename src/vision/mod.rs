@@ -183,6 +183,7 @@ struct Letterbox {
 }
 
 /// A tile the finder saw, before its face is read.
+#[derive(Clone)]
 struct Candidate {
     det: Detection,
     bounds: [f32; 4],
@@ -303,9 +304,13 @@ impl Recognizer {
             COARSE_MIN_SCORE.max(self.cfg.min_score),
         )?;
         coarse.retain(|c| side(&c.bounds) >= COARSE_MIN_SHARE * long);
-        let coarse = suppress(coarse);
+        let coarse = self.drop_look_alikes(img, suppress(coarse))?;
         // What the fine look sees inside a big tile are its pips and characters.
-        found.retain(|f| !coarse.iter().any(|c| inside(&f.bounds, &c.bounds)));
+        found.retain(|f| {
+            !coarse
+                .iter()
+                .any(|c| inside(&f.bounds, &c.bounds) && part_of(&f.bounds, &c.bounds))
+        });
         found.extend(coarse);
         let found = suppress(found);
         t.finder = t0.elapsed().as_secs_f64() * 1e3;
@@ -319,6 +324,28 @@ impl Recognizer {
         });
         t.rejected = before - kept.len();
         Ok((kept, t))
+    }
+
+    /// The big boxes of the coarse look that the classifier calls a tile (all of them with a
+    /// classifier without "not a tile"): a big box over a row of tiles, read as no tile, must
+    /// not hide the tiles the fine look found inside it.
+    fn drop_look_alikes(
+        &mut self,
+        img: &RgbImage,
+        coarse: Vec<Candidate>,
+    ) -> Result<Vec<Candidate>, VisionError> {
+        if self.classes == CLASS_COUNT || coarse.is_empty() {
+            return Ok(coarse);
+        }
+        let (w, h) = img.dimensions();
+        let mut probe = orient(coarse.clone(), w as f32, h as f32);
+        let p_none = self.read_faces(img, &mut probe, &mut Timings::default())?;
+        Ok(coarse
+            .into_iter()
+            .zip(p_none)
+            .filter(|(_, p)| *p < NOT_A_TILE)
+            .map(|(c, _)| c)
+            .collect())
     }
 
     /// One look of the finder at the photo scaled to `long_side`: the tiles it sees, in source
@@ -545,11 +572,20 @@ impl Recognizer {
     }
 }
 
-/// Whether the centre of box `a` lies in box `b`, and `a` is less than half as big.
+/// Whether the centre of box `a` lies in box `b`.
 fn inside(a: &[f32; 4], b: &[f32; 4]) -> bool {
     let (cx, cy) = ((a[0] + a[2]) / 2.0, (a[1] + a[3]) / 2.0);
+    cx > b[0] && cx < b[2] && cy > b[1] && cy < b[3]
+}
+
+/// A box inside a tile's box smaller than this share of its area is a part of its face (a
+/// pip, a character).
+const PART_SHARE: f32 = 0.5;
+
+/// Whether box `a` is small enough beside box `b` to be a part of its face.
+fn part_of(a: &[f32; 4], b: &[f32; 4]) -> bool {
     let area = |r: &[f32; 4]| (r[2] - r[0]) * (r[3] - r[1]);
-    cx > b[0] && cx < b[2] && cy > b[1] && cy < b[3] && area(a) < 0.5 * area(b)
+    area(a) < PART_SHARE * area(b)
 }
 
 /// The long side of a box.
