@@ -40,16 +40,16 @@ const CLASSIFIER: &[u8] = include_bytes!("../../models/tile_classifier.onnx");
 /// The finder sees the photo scaled to this many pixels on its long side. It was trained on
 /// 320-pixel scenes; 416 reads dense rows (18 tiles across) that 320 partly misses.
 const LONG_SIDE: u32 = 416;
-/// A second, coarse look at the photo, for tiles too big for the first one (a close-up of a
+/// Further, coarser looks at the photo for tiles too big for the first one (a close-up of a
 /// few tiles, one tile filling the frame): the finder is trained on tiles up to about 110
-/// pixels, and at this size even a tile as big as the photo is under 100.
-const COARSE_LONG_SIDE: u32 = 96;
-/// Each look keeps the tiles of the sizes it sees well (the long side of a tile's box, as a
-/// share of the photo's long side): the fine look up to this...
+/// pixels. Each look is (long side, and the sizes it keeps: the long side of a tile's box as a
+/// share of the photo's long side, from and to). At 96 pixels even a tile as big as the photo
+/// is under 100.
+const COARSE_LOOKS: [(u32, f32, f32); 2] = [(192, 0.12, 0.45), (96, 0.3, 1.5)];
+/// The fine look keeps tiles up to this share.
 const FINE_MAX_SHARE: f32 = 0.2;
-/// ...and the coarse look from this...
-const COARSE_MIN_SHARE: f32 = 0.14;
-/// ...when at least this sure: a whole row of small tiles can look like one big tile to it.
+/// A coarse look keeps tiles it is at least this sure of: a whole row of small tiles can look
+/// like one big tile to it.
 const COARSE_MIN_SCORE: f32 = 0.5;
 /// A face-up tile the classifier gives at least this probability of being no tile at all
 /// (a classifier with the extra "none" class) is dropped.
@@ -298,12 +298,12 @@ impl Recognizer {
         let long = w.max(h) as f32;
         let mut found = self.look(img, LONG_SIDE, self.cfg.min_score)?;
         found.retain(|c| side(&c.bounds) <= FINE_MAX_SHARE * long);
-        let mut coarse = self.look(
-            img,
-            COARSE_LONG_SIDE,
-            COARSE_MIN_SCORE.max(self.cfg.min_score),
-        )?;
-        coarse.retain(|c| side(&c.bounds) >= COARSE_MIN_SHARE * long);
+        let mut coarse = Vec::new();
+        for (long_side, from, to) in COARSE_LOOKS {
+            let mut more = self.look(img, long_side, COARSE_MIN_SCORE.max(self.cfg.min_score))?;
+            more.retain(|c| (from * long..=to * long).contains(&side(&c.bounds)));
+            coarse.extend(more);
+        }
         let coarse = self.drop_look_alikes(img, suppress(coarse))?;
         // What the fine look sees inside a big tile are its pips and characters.
         found.retain(|f| {
