@@ -305,12 +305,7 @@ impl Recognizer {
             coarse.extend(more);
         }
         let coarse = self.drop_look_alikes(img, suppress(coarse))?;
-        // What the fine look sees inside a big tile are its pips and characters.
-        found.retain(|f| {
-            !coarse
-                .iter()
-                .any(|c| inside(&f.bounds, &c.bounds) && part_of(&f.bounds, &c.bounds))
-        });
+        drop_parts(&mut found, &coarse);
         found.extend(coarse);
         let found = suppress(found);
         t.finder = t0.elapsed().as_secs_f64() * 1e3;
@@ -588,6 +583,15 @@ fn part_of(a: &[f32; 4], b: &[f32; 4]) -> bool {
     area(a) < PART_SHARE * area(b)
 }
 
+/// Drops what the fine look saw inside a big tile of a coarse look: its pips and characters.
+fn drop_parts(fine: &mut Vec<Candidate>, coarse: &[Candidate]) {
+    fine.retain(|f| {
+        !coarse
+            .iter()
+            .any(|c| inside(&f.bounds, &c.bounds) && part_of(&f.bounds, &c.bounds))
+    });
+}
+
 /// The long side of a box.
 fn side(b: &[f32; 4]) -> f32 {
     (b[2] - b[0]).max(b[3] - b[1])
@@ -656,4 +660,68 @@ fn orient(found: Vec<Candidate>, w: f32, h: f32) -> Vec<Detection> {
             d
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(b: [f32; 4], score: f32) -> Candidate {
+        let rect = Rect {
+            centre: [(b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0],
+            angle: 0.0,
+            along: b[2] - b[0],
+            across: b[3] - b[1],
+        };
+        Candidate {
+            det: Detection {
+                corners: rect.corners(Orientation::Up),
+                score,
+                face_down: false,
+                orientation: Orientation::Up,
+                probs: Vec::new(),
+            },
+            bounds: b,
+            turn: [1.0, 0.0, 0.0, 0.0],
+            rect,
+        }
+    }
+
+    #[test]
+    fn the_pips_of_a_big_tile_are_dropped_and_its_neighbours_kept() {
+        // A close-up: one tile 300×400; the fine look saw its four pips, and a neighbour.
+        let big = cand([100.0, 100.0, 400.0, 500.0], 0.8);
+        let mut fine = vec![
+            cand([130.0, 140.0, 230.0, 240.0], 0.9),
+            cand([270.0, 140.0, 370.0, 240.0], 0.9),
+            cand([130.0, 340.0, 230.0, 440.0], 0.9),
+            cand([270.0, 340.0, 370.0, 440.0], 0.9),
+            cand([410.0, 100.0, 700.0, 500.0], 0.9),
+        ];
+        drop_parts(&mut fine, &[big]);
+        assert_eq!(fine.len(), 1);
+        assert_eq!(fine[0].bounds[0], 410.0);
+    }
+
+    #[test]
+    fn of_two_boxes_on_one_tile_the_stronger_is_kept() {
+        let kept = suppress(vec![
+            cand([0.0, 0.0, 100.0, 130.0], 0.6),
+            cand([5.0, 5.0, 105.0, 135.0], 0.9),
+            cand([120.0, 0.0, 220.0, 130.0], 0.7),
+        ]);
+        assert_eq!(kept.len(), 2);
+        assert_eq!(kept[0].det.score, 0.9);
+    }
+
+    #[test]
+    fn peaks_are_local_maxima_above_the_threshold() {
+        let mut heat = ArrayD::<f32>::zeros(vec![1, 2, 5, 5]);
+        heat[[0, 0, 2, 2]] = 0.9;
+        heat[[0, 0, 2, 3]] = 0.5; // beside a higher one: no peak
+        heat[[0, 1, 0, 0]] = 0.4;
+        heat[[0, 1, 4, 4]] = 0.2; // under the threshold
+        let p = peaks(&heat, 0.3);
+        assert_eq!(p, vec![(0, 2, 2, 0.9), (1, 0, 0, 0.4)]);
+    }
 }
