@@ -265,12 +265,14 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=0, help="data generation processes (0: one per CPU)")
     ap.add_argument("--rf-copies", type=int, default=3, help="cuts of each face of the real rf photos we train on (0: none, and no 'not a tile' class)")
     ap.add_argument("--none-drawn", type=int, default=2000, help="drawn 'not a tile' crops (keyboards, dominoes, floors...)")
+    ap.add_argument("--part-crops", action="store_true", help="parts of one tile's face (pips, characters) among the 'not a tile' crops")
     ap.add_argument("--init", help="start from this classifier (ONNX) instead of from scratch")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", default=str(REPO / "models" / "tile_classifier.onnx"))
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
+    realdata.PART_CROPS = args.part_crops
     if args.threads:
         torch.set_num_threads(args.threads)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")

@@ -304,6 +304,8 @@ impl Recognizer {
             more.retain(|c| (from * long..=to * long).contains(&side(&c.bounds)));
             coarse.extend(more);
         }
+        let all = coarse.clone();
+        coarse.retain(|c| fits_the_photo(c, &found, &all));
         let coarse = self.drop_look_alikes(img, suppress(coarse))?;
         drop_parts(&mut found, &coarse);
         found.extend(coarse);
@@ -583,6 +585,25 @@ fn part_of(a: &[f32; 4], b: &[f32; 4]) -> bool {
     area(a) < PART_SHARE * area(b)
 }
 
+/// Whether a big box of a coarse look fits the tiles the fine look found elsewhere in the
+/// photo (outside every big box). Where five or more lie there and they are less than 0.4 of
+/// its size, the photo's tiles are small and the big box is a row or block of them seen as
+/// one. In a close-up the fine look finds only the parts of big tiles, which lie inside them.
+fn fits_the_photo(c: &Candidate, fine: &[Candidate], big: &[Candidate]) -> bool {
+    let mut outside: Vec<f32> = fine
+        .iter()
+        .filter(|f| {
+            !inside(&f.bounds, &c.bounds) && !big.iter().any(|b| inside(&f.bounds, &b.bounds))
+        })
+        .map(|f| side(&f.bounds))
+        .collect();
+    if outside.len() < 5 {
+        return true;
+    }
+    outside.sort_by(f32::total_cmp);
+    outside[outside.len() / 2] >= 0.4 * side(&c.bounds)
+}
+
 /// Drops what the fine look saw inside a big tile of a coarse look: its pips and characters.
 fn drop_parts(fine: &mut Vec<Candidate>, coarse: &[Candidate]) {
     fine.retain(|f| {
@@ -701,6 +722,25 @@ mod tests {
         drop_parts(&mut fine, &[big]);
         assert_eq!(fine.len(), 1);
         assert_eq!(fine[0].bounds[0], 410.0);
+    }
+
+    #[test]
+    fn a_big_box_over_a_row_of_small_tiles_does_not_fit_the_photo() {
+        // A row of twelve tiles 40×60; a coarse look saw five of them as one big box.
+        let row: Vec<Candidate> = (0..12)
+            .map(|k| cand([k as f32 * 42.0, 0.0, k as f32 * 42.0 + 40.0, 60.0], 0.9))
+            .collect();
+        let big = cand([160.0, -40.0, 380.0, 150.0], 0.7);
+        assert!(!fits_the_photo(&big, &row, std::slice::from_ref(&big)));
+        // A close-up: the fine look found only two small things outside the big tile...
+        assert!(fits_the_photo(&big, &row[..4], std::slice::from_ref(&big)));
+        // ...or its small things lie inside other big tiles.
+        let others = [
+            big.clone(),
+            cand([0.0, -40.0, 159.0, 150.0], 0.7),
+            cand([381.0, -40.0, 600.0, 150.0], 0.7),
+        ];
+        assert!(fits_the_photo(&big, &row, &others));
     }
 
     #[test]
