@@ -155,8 +155,9 @@ pub fn jpeg_is_complete(b: &[u8]) -> bool {
             break;
         }
     }
+    // Searched from the end: in a whole file the end marker is there (or before a trailer).
     b.get(i..)
-        .is_some_and(|rest| rest.windows(2).any(|w| w == [0xFF, 0xD9]))
+        .is_some_and(|rest| rest.windows(2).rev().any(|w| w == [0xFF, 0xD9]))
 }
 
 #[cfg(test)]
