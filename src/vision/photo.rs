@@ -1,5 +1,6 @@
 //! Decoding photos: EXIF orientation, reduced-scale decoding of large JPEGs, size limits.
 
+use std::io::Cursor;
 use std::path::Path;
 
 use image::{DynamicImage, ImageDecoder, ImageReader, RgbImage};
@@ -23,8 +24,9 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
         path: path.to_path_buf(),
         message,
     };
-    let reader = ImageReader::open(path)
-        .map_err(|e| err(format!("cannot open: {e}")))?
+    // Read once: the checks and the decoders all work on these bytes.
+    let bytes = std::fs::read(path).map_err(|e| err(format!("cannot open: {e}")))?;
+    let reader = ImageReader::new(Cursor::new(&bytes[..]))
         .with_guessed_format()
         .map_err(|e| err(format!("cannot read: {e}")))?;
     let format = reader.format();
@@ -42,7 +44,6 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
         None => return Err(err("not a JPEG or PNG image".to_string())),
     }
     if format == Some(image::ImageFormat::Jpeg) {
-        let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read: {e}")))?;
         if !jpeg_is_complete(&bytes) {
             return Err(err(
                 "truncated JPEG (the file ends before its image data does): copy or download it again"
@@ -59,8 +60,8 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
             MAX_PIXELS / 1_000_000
         )));
     }
-    let mut decoder = ImageReader::open(path)
-        .and_then(|r| r.with_guessed_format())
+    let mut decoder = ImageReader::new(Cursor::new(&bytes[..]))
+        .with_guessed_format()
         .map_err(|e| err(format!("cannot read: {e}")))?
         .into_decoder()
         .map_err(|e| err(format!("not a readable image: {e}")))?;
@@ -77,8 +78,7 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     };
     let mut img = if format == Some(image::ImageFormat::Jpeg) && k > 1 {
         drop(decoder);
-        let file = std::fs::File::open(path).map_err(|e| err(format!("cannot open: {e}")))?;
-        let mut jd = jpeg_decoder::Decoder::new(std::io::BufReader::new(file));
+        let mut jd = jpeg_decoder::Decoder::new(Cursor::new(&bytes[..]));
         jd.read_info()
             .map_err(|e| err(format!("corrupt JPEG: {e}")))?;
         let req = |v: u32| u16::try_from(v.div_ceil(k)).unwrap_or(u16::MAX);
