@@ -379,6 +379,13 @@ mod tests {
         o
     }
 
+    fn no_fonts() -> Fonts {
+        Fonts {
+            font: None,
+            cjk: false,
+        }
+    }
+
     fn is_grey(p: &Rgb<u8>) -> bool {
         p.0 == [100, 100, 100]
     }
@@ -398,14 +405,7 @@ mod tests {
             ],
             2.0,
         );
-        let img = render(
-            &photo,
-            &o,
-            &Fonts {
-                font: None,
-                cjk: false,
-            },
-        );
+        let img = render(&photo, &o, &no_fonts());
         let view = View::fit((4000, 3000));
         assert_eq!((view.width, view.height), (1600, 1200));
         // The picture fills its part of the canvas (grey there, not white).
@@ -427,14 +427,7 @@ mod tests {
     fn a_very_long_image_gives_a_bounded_canvas() {
         let photo = RgbImage::from_pixel(1, 80_000, Rgb([100, 100, 100]));
         let o = one_tile([[0.0, 0.0], [1.0, 0.0], [1.0, 2.0], [0.0, 2.0]], 1000.0);
-        let img = render(
-            &photo,
-            &o,
-            &Fonts {
-                font: None,
-                cjk: false,
-            },
-        );
+        let img = render(&photo, &o, &no_fonts());
         assert!(
             img.width() <= 1600 + PANEL_W && img.height() <= 1600,
             "{:?}",
