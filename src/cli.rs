@@ -1,7 +1,7 @@
 //! Subcommands, flags, and exit codes: 0 success, 1 a failure while running, 2 bad input.
 
 use std::fmt;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -170,6 +170,10 @@ struct ScoreArgs {
     /// Read corpus JSON lines on stdin and write one JSON answer per line.
     #[arg(long, conflicts_with = "notation")]
     batch: bool,
+    /// With --batch: threads answering lines (default: one per core). Answers stay in input
+    /// order.
+    #[arg(long, requires = "batch", value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
 }
 
 #[derive(Args, Debug)]
@@ -371,100 +375,15 @@ fn score(a: &ScoreArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Batch lines longer than this get an error answer (memory stays bounded).
-const MAX_LINE: usize = 1 << 20;
-
-/// One line of batch input as read: its text, or why it has none.
-enum Line {
-    Text(String),
-    NotUtf8,
-    TooLong,
-}
-
-/// Reads the next line (without its newline) keeping at most MAX_LINE bytes of it; None at
-/// the end of input.
-fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<Option<Line>> {
-    buf.clear();
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = input.fill_buf()?;
-        if chunk.is_empty() {
-            break;
-        }
-        any = true;
-        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..i], Some(i + 1)),
-            None => (chunk, None),
-        };
-        if buf.len() + part.len() > MAX_LINE {
-            too_long = true;
-        } else {
-            buf.extend_from_slice(part);
-        }
-        let used = done.unwrap_or(chunk.len());
-        input.consume(used);
-        if done.is_some() {
-            break;
-        }
-    }
-    if !any {
-        return Ok(None);
-    }
-    if too_long {
-        return Ok(Some(Line::TooLong));
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    Ok(Some(match std::str::from_utf8(buf) {
-        Ok(s) => Line::Text(s.to_string()),
-        Err(_) => Line::NotUtf8,
-    }))
-}
-
-/// The answer to one batch line.
-fn batch_answer(line: Line, n: usize, rules: &RuleSet) -> serde_json::Value {
-    let line = match line {
-        Line::Text(t) if t.trim().is_empty() => {
-            return json::corpus_error(None, &format!("line {n}: empty line"));
-        }
-        Line::Text(t) => t,
-        Line::NotUtf8 => return json::corpus_error(None, &format!("line {n}: not valid UTF-8")),
-        Line::TooLong => {
-            return json::corpus_error(
-                None,
-                &format!("line {n}: longer than {MAX_LINE} bytes, not read"),
-            );
-        }
-    };
-    match json::parse_batch_line(&line) {
-        Err(e) => json::corpus_error(e.id.as_ref(), &format!("line {n}: {}", e.error)),
-        Ok(jh) => match jh.to_hand() {
-            Err(e) => json::corpus_error(jh.id.as_ref(), &format!("line {n}: {e}")),
-            Ok((hand, ctx)) => match scoring::score(&hand, &ctx, rules) {
-                Ok(s) => json::corpus_answer(jh.id.as_ref(), &s),
-                Err(e) => json::corpus_error(jh.id.as_ref(), &format!("line {n}: {e}")),
-            },
-        },
-    }
-}
-
 /// `score --batch`: one answer line for every input line, in order, whatever the line holds.
 fn batch(a: &ScoreArgs) -> Result<ExitCode, CliError> {
     let rules = a.when.rules.rule_set();
+    let threads = a.threads.map(usize::from).unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
     let mut input = io::stdin().lock();
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut buf = Vec::new();
-    let mut n = 0;
-    while let Some(line) = next_line(&mut input, &mut buf)? {
-        n += 1;
-        let answer = batch_answer(line, n, &rules);
-        let mut bytes = serde_json::to_vec(&answer).unwrap_or_default();
-        bytes.push(b'\n');
-        out.write_all(&bytes)?;
-    }
-    out.flush()?;
+    let mut out = io::stdout().lock();
+    suanfan::batch::run(&mut input, &mut out, &rules, threads)?;
     Ok(ExitCode::SUCCESS)
 }
 

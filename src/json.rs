@@ -53,42 +53,50 @@ fn tile(s: &str, what: &str) -> Result<Tile, String> {
     Tile::parse(s).map_err(|e| format!("{what}: {e}"))
 }
 
+/// A declared meld from its JSON parts (`tiles` gets sorted); the error says what is wrong
+/// with it, for the caller to prefix with which meld.
+pub fn meld_of(
+    kind: &str,
+    tiles: &mut [Tile],
+    claimed: Option<u8>,
+    from: Option<&str>,
+) -> Result<Meld, String> {
+    tiles.sort();
+    let first = *tiles.first().ok_or("no tiles")?;
+    let from = match from {
+        None => Seat::Left,
+        Some(s) => Seat::parse(s)
+            .ok_or_else(|| format!("'from' must be left, across or right, not '{s}'"))?,
+    };
+    let same = tiles.iter().all(|&t| t == first);
+    Ok(match (kind, tiles.len()) {
+        ("chow", 3) if first.next() == Some(tiles[1]) && tiles[1].next() == Some(tiles[2]) => {
+            let claimed = claimed.unwrap_or(0);
+            if claimed > 2 {
+                return Err("'claimed' must be 0, 1 or 2".to_string());
+            }
+            Meld::chow(first, claimed)
+        }
+        ("pung", 3) if same => Meld::pung(first, from),
+        ("kong", 4) if same => Meld::kong(first, from),
+        ("concealed_kong", 4) if same => Meld::concealed_kong(first),
+        (k, n) => return Err(format!("{n} tiles do not make a {k}")),
+    })
+}
+
 impl JsonHand {
     /// Converts to the engine's types.
     pub fn to_hand(&self) -> Result<(Hand, WinContext), String> {
         let mut melds = Vec::new();
         for (i, m) in self.melds.iter().enumerate() {
-            let what = format!("meld {}", i + 1);
-            let tiles = m
+            let what = || format!("meld {}", i + 1);
+            let mut tiles = m
                 .tiles
                 .iter()
-                .map(|t| tile(t, &what))
+                .map(|t| tile(t, &what()))
                 .collect::<Result<Vec<_>, _>>()?;
-            let mut sorted = tiles.clone();
-            sorted.sort();
-            let first = *sorted.first().ok_or_else(|| format!("{what}: no tiles"))?;
-            let from = match m.from.as_deref() {
-                None => Seat::Left,
-                Some(s) => Seat::parse(s).ok_or_else(|| {
-                    format!("{what}: 'from' must be left, across or right, not '{s}'")
-                })?,
-            };
-            let same = sorted.iter().all(|&t| t == first);
-            let meld = match (m.kind.as_str(), sorted.len()) {
-                ("chow", 3)
-                    if first.next() == Some(sorted[1]) && sorted[1].next() == Some(sorted[2]) =>
-                {
-                    let claimed = m.claimed.unwrap_or(0);
-                    if claimed > 2 {
-                        return Err(format!("{what}: 'claimed' must be 0, 1 or 2"));
-                    }
-                    Meld::chow(first, claimed)
-                }
-                ("pung", 3) if same => Meld::pung(first, from),
-                ("kong", 4) if same => Meld::kong(first, from),
-                ("concealed_kong", 4) if same => Meld::concealed_kong(first),
-                (k, n) => return Err(format!("{what}: {n} tiles do not make a {k}")),
-            };
+            let meld = meld_of(&m.kind, &mut tiles, m.claimed, m.from.as_deref())
+                .map_err(|e| format!("{}: {e}", what()))?;
             melds.push(meld);
         }
         let concealed = self

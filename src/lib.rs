@@ -6,6 +6,8 @@
 
 #[cfg(all(feature = "vision", feature = "serde"))]
 pub mod annotate;
+#[cfg(feature = "serde")]
+pub mod batch;
 pub mod decode;
 pub mod detection;
 pub mod explain;

@@ -200,3 +200,41 @@ fn gb_mahjong_expectations_agree_but_for_the_documented_knitted_body_wait() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `score --batch` (fast reader, tally, answers written by hand, two threads) answers every
+/// corpus line, as it is and as a bare hand, exactly as `serde_json` and the full `score` do.
+#[test]
+#[cfg_attr(no_shared, ignore = "../shared is not beside the repository")]
+fn batch_answers_equal_the_reference_path_on_the_whole_corpus() {
+    let Some(path) = shared("corpus-dev.jsonl.gz") else {
+        return;
+    };
+    let mut text = String::new();
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{e}"));
+    flate2::read::GzDecoder::new(file)
+        .read_to_string(&mut text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let rules = RuleSet::default();
+    let mut input = String::new();
+    let mut expected = String::new();
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}"));
+        for form in [line.to_string(), v["hand"].to_string()] {
+            let jh = parse_batch_line(&form).unwrap_or_else(|e| panic!("{e}"));
+            let (hand, ctx) = jh.to_hand().unwrap_or_else(|e| panic!("{e}"));
+            let s = score(&hand, &ctx, &rules).unwrap_or_else(|e| panic!("{e}"));
+            let answer = suanfan::json::corpus_answer(jh.id.as_ref(), &s);
+            expected.push_str(&answer.to_string());
+            expected.push('\n');
+            input.push_str(&form);
+            input.push('\n');
+        }
+    }
+    let mut out = Vec::new();
+    suanfan::batch::run(&mut input.as_bytes(), &mut out, &rules, 2)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = String::from_utf8(out).unwrap_or_else(|e| panic!("{e}"));
+    let mut differ = out.lines().zip(expected.lines()).filter(|(a, b)| a != b);
+    assert_eq!(differ.next(), None);
+    assert_eq!(out.lines().count(), expected.lines().count());
+}

@@ -282,14 +282,15 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
     }
 
     if best.is_none() || seven_pairs {
-        let single_wait = single_wait(&info);
+        // Worked out only when a division shows a wait fan by shape.
+        let mut single_wait = None;
         let literal_nine_gates =
             rules.nine_gates == NineGatesExtras::Literal && is_nine_gates(&info).is_some();
         let mut divisions = Divisions::new();
         let mut work = standing;
         divide(&mut work, &info.fixed, info.n_fixed, &mut divisions);
         for sets in &divisions.list[..divisions.len] {
-            let mut raw = regular_raw(&info, sets, single_wait);
+            let mut raw = regular_raw(&info, sets, &mut single_wait);
             if literal_nine_gates && rules.has(Fan::NineGates) {
                 raw[Fan::NineGates.index()] = 1;
             }
@@ -797,8 +798,10 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
             for (x, &n) in table.iter_mut().zip(rest.iter()) {
                 *x = u16::from(n);
             }
-            if unique_wait_in(&mut table, 4, info.win, false) {
-                wait_shape_fans(&sets[3..5], info.win, false, &mut f);
+            if unique_wait_in(&mut table, 4, info.win, false)
+                && let Some(fan) = wait_shape_fan(&sets[3..5], info.win, false)
+            {
+                f[fan.index()] = 1;
             }
         } else if !win_in_body || c[info.win.index()] == 3 {
             f[Fan::SingleWait.index()] = 1;
@@ -809,8 +812,10 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
             for (x, &n) in table.iter_mut().zip(rest.iter()) {
                 *x = u16::from(n);
             }
-            if unique_wait_in(&mut table, 4, info.win, false) {
-                wait_shape_fans(&sets[3..5], info.win, false, &mut f);
+            if unique_wait_in(&mut table, 4, info.win, false)
+                && let Some(fan) = wait_shape_fan(&sets[3..5], info.win, false)
+            {
+                f[fan.index()] = 1;
             }
         } else {
             f[Fan::SingleWait.index()] = 1;
@@ -831,7 +836,7 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
 
 /// Whether the standing hand (before the winning tile) waits on exactly one tile, counting the
 /// regular shape and, with 13 tiles, seven pairs. A tile of which all four are held still counts.
-fn single_wait(info: &Info) -> bool {
+fn has_single_wait(info: &Info) -> bool {
     let mut c = info.standing;
     c[info.win.index()] -= 1;
     let mut waits = super::tables::regular_waits(&c);
@@ -992,7 +997,7 @@ fn regular_waits(table: &mut [u16; Tile::COUNT], n: isize, prev: u32, waits: &mu
 /// the three counts: edge before closed before single. With a single wait (mil, wmo2006) the
 /// winning tile at either end of a chow is an edge, as the reference counts it; by shape alone
 /// (china1998) only 12+3 and 89+7 are.
-fn wait_shape_fans(standing_sets: &[Set], win: Tile, by_shape: bool, f: &mut FanCounts) {
+fn wait_shape_fan(standing_sets: &[Set], win: Tile, by_shape: bool) -> Option<Fan> {
     let (mut edge, mut closed, mut single) = (false, false, false);
     for s in standing_sets {
         match s.kind {
@@ -1011,11 +1016,13 @@ fn wait_shape_fans(standing_sets: &[Set], win: Tile, by_shape: bool, f: &mut Fan
         }
     }
     if edge {
-        f[Fan::EdgeWait.index()] = 1;
+        Some(Fan::EdgeWait)
     } else if closed {
-        f[Fan::ClosedWait.index()] = 1;
+        Some(Fan::ClosedWait)
     } else if single {
-        f[Fan::SingleWait.index()] = 1;
+        Some(Fan::SingleWait)
+    } else {
+        None
     }
 }
 
@@ -1510,7 +1517,7 @@ fn wind_fans(info: &Info, wind: Tile, deducted: bool, f: &mut FanCounts) {
 }
 
 /// Raw fans of one division (before exclusions).
-fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: bool) -> FanCounts {
+fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: &mut Option<bool>) -> FanCounts {
     let rules = info.rules;
     let win = info.win;
     // Start from the fans of the tiles themselves; the structural fans below never overlap them.
@@ -1685,12 +1692,11 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: bool) -> FanCounts {
     }
 
     if f[Fan::MeldedHand.index()] == 0 && f[Fan::FourKongs.index()] == 0 {
-        if rules.wait_fans_need_single_wait {
-            if single_wait {
-                wait_shape_fans(&sets[info.n_fixed..], win, false, &mut f);
+        let by_shape = !rules.wait_fans_need_single_wait;
+        if let Some(fan) = wait_shape_fan(&sets[info.n_fixed..], win, by_shape) {
+            if by_shape || *single_wait.get_or_insert_with(|| has_single_wait(info)) {
+                f[fan.index()] = 1;
             }
-        } else {
-            wait_shape_fans(&sets[info.n_fixed..], win, true, &mut f);
         }
     }
 

@@ -2,7 +2,7 @@
 //! totals, the minimum, and payments.
 
 use super::engine::{Best, Corrections, Reading, Set, SetKind, apply_exclusions, best_reading};
-use super::fan::Fan;
+use super::fan::{FAN_COUNT, Fan};
 use super::hand::{Hand, HandError, WinContext};
 use super::rules::{Payments, RuleSet};
 use crate::tile::Tile;
@@ -93,6 +93,64 @@ pub fn total_points(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<u3
     best_reading(hand, ctx, rules).map(|b| b.total)
 }
 
+/// The counted fans and totals of a hand, without the explanation (no allocation): what a
+/// batch answer needs.
+#[derive(Clone, Copy, Debug)]
+pub struct Tally {
+    /// (fan, points of one count, count), highest points first, rulebook order among equals,
+    /// 花牌 last; the first `len` entries are used.
+    list: [(Fan, u16, u8); FAN_COUNT],
+    len: usize,
+    pub total: u32,
+    pub total_no_flowers: u32,
+    pub meets_minimum: bool,
+}
+
+impl Tally {
+    fn of(best: &Best, ctx: &WinContext, rules: &RuleSet) -> Tally {
+        let mut list = [(Fan::ChickenHand, 0u16, 0u8); FAN_COUNT];
+        let mut len = 0;
+        for &f in Fan::ALL.iter() {
+            let count = best.fans[f.index()];
+            if count == 0 {
+                continue;
+            }
+            // Insertion by points, highest first; equal points keep the rulebook order.
+            let points = rules.points(f);
+            let mut j = len;
+            while j > 0 && list[j - 1].1 < points {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = (f, points, count);
+            len += 1;
+        }
+        if ctx.flowers > 0 && len < FAN_COUNT {
+            list[len] = (Fan::FlowerTiles, 1, ctx.flowers);
+            len += 1;
+        }
+        let total_no_flowers = best.total;
+        Tally {
+            list,
+            len,
+            total: total_no_flowers + u32::from(ctx.flowers),
+            total_no_flowers,
+            meets_minimum: total_no_flowers >= rules.minimum,
+        }
+    }
+
+    /// The counted fans as (fan, points of one count, count), in the order of `Score::fans`.
+    pub fn fans(&self) -> &[(Fan, u16, u8)] {
+        &self.list[..self.len]
+    }
+}
+
+/// Scores a hand down to its counted fans and totals (no allocation): the same fans, order
+/// and totals as `score`, without the sets, exclusions and notes.
+pub fn tally(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Tally, HandError> {
+    best_reading(hand, ctx, rules).map(|b| Tally::of(&b, ctx, rules))
+}
+
 fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
     let mut removed = Vec::new();
     let fans_after = apply_exclusions(rules, &best.raw, Some(&mut removed));
@@ -117,26 +175,21 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
         }
         _ => Vec::new(),
     };
-    let mut fans: Vec<FanEntry> = Fan::ALL
+    let tally = Tally::of(best, ctx, rules);
+    let fans: Vec<FanEntry> = tally
+        .fans()
         .iter()
-        .filter(|f| best.fans[f.index()] > 0)
-        .map(|&f| FanEntry {
-            fan: f,
-            points: rules.points(f),
-            count: best.fans[f.index()],
-            sets: sets_of(f, &sets, ctx, hand.win_tile),
+        .map(|&(fan, points, count)| FanEntry {
+            fan,
+            points,
+            count,
+            sets: if fan == Fan::FlowerTiles {
+                Vec::new()
+            } else {
+                sets_of(fan, &sets, ctx, hand.win_tile)
+            },
         })
         .collect();
-    // Stable: by points, then rulebook order.
-    fans.sort_by(|a, b| b.points.cmp(&a.points).then(a.fan.cmp(&b.fan)));
-    if ctx.flowers > 0 {
-        fans.push(FanEntry {
-            fan: Fan::FlowerTiles,
-            points: 1,
-            count: ctx.flowers,
-            sets: Vec::new(),
-        });
-    }
     // `fans_after` equals `best.fans` but for 无番和, which is decided after the exclusions.
     debug_assert!(
         Fan::ALL
@@ -149,9 +202,12 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
         .collect();
     let mut notes = correction_notes(&best.corrections);
     notes.extend(deduction_notes(best));
-    let total_no_flowers = best.total;
-    let total = total_no_flowers + u32::from(ctx.flowers);
-    let meets_minimum = total_no_flowers >= rules.minimum;
+    let Tally {
+        total,
+        total_no_flowers,
+        meets_minimum,
+        ..
+    } = tally;
     let payment = meets_minimum.then(|| payment(rules, ctx.self_drawn, total));
     Score {
         rules: *rules,

@@ -1,0 +1,402 @@
+//! A reader for the common shape of a batch line, with no allocation: an object of the corpus
+//! form (`{"hand": {...}, "id": ...}`) or a bare hand, plain strings (no escapes), integer or
+//! string ids. Anything else, and every line with a mistake, answers `None`: the caller then
+//! reads the line with `serde_json`, whose answer (and error message) is the reference. So
+//! this reader only has to be right on what it accepts.
+
+use crate::json::meld_of;
+use crate::scoring::{Hand, WinContext};
+use crate::tile::{Tile, Wind};
+
+/// Objects nested deeper than this are left to `serde_json` (its own limit is 128).
+const MAX_DEPTH: usize = 64;
+
+/// A batch line read by the fast reader: the hand goes into the caller's `Hand` (reused).
+#[derive(Debug)]
+pub struct FastLine<'a> {
+    pub ctx: WinContext,
+    /// The id as it is written in the line (an integer or a plain string, quotes included).
+    pub id: Option<&'a str>,
+}
+
+const LOW: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` that equals `c` (exact for the lowest such byte; higher
+/// ones may be marked spuriously after it, which callers ignore).
+pub(super) fn bytes_equal(x: u64, c: u8) -> u64 {
+    let y = x ^ (LOW * u64::from(c));
+    y.wrapping_sub(LOW) & !y & HIGH
+}
+
+/// Not zero when some byte of `x` is below `n` (n ≤ 128).
+fn bytes_below(x: u64, n: u8) -> u64 {
+    x.wrapping_sub(LOW * u64::from(n)) & !x & HIGH
+}
+
+/// A cursor over the bytes of one line.
+struct Cur<'a> {
+    s: &'a str,
+    i: usize,
+}
+
+impl<'a> Cur<'a> {
+    fn ws(&mut self) {
+        let b = self.s.as_bytes();
+        while self.i < b.len() && matches!(b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.s.as_bytes().get(self.i).copied()
+    }
+
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// A string without escapes or control characters, without its quotes.
+    fn string(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let b = self.s.as_bytes();
+        let start = self.i;
+        // Eight bytes at a time to the first quote, backslash or control character (the
+        // lowest marked byte is exact), then byte by byte near the end of the line.
+        while let Some(w) = b.get(self.i..self.i + 8) {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(w);
+            let x = u64::from_le_bytes(a);
+            let special = bytes_equal(x, b'"') | bytes_equal(x, b'\\') | bytes_below(x, 0x20);
+            if special != 0 {
+                self.i += special.trailing_zeros() as usize / 8;
+                if b[self.i] != b'"' {
+                    return None;
+                }
+                let out = self.s.get(start..self.i)?;
+                self.i += 1;
+                return Some(out);
+            }
+            self.i += 8;
+        }
+        loop {
+            match *b.get(self.i)? {
+                b'"' => break,
+                b'\\' => return None,
+                c if c < 0x20 => return None,
+                _ => self.i += 1,
+            }
+        }
+        let out = self.s.get(start..self.i)?;
+        self.i += 1;
+        Some(out)
+    }
+
+    fn literal(&mut self, word: &str) -> Option<()> {
+        self.ws();
+        self.s[self.i..]
+            .starts_with(word)
+            .then(|| self.i += word.len())
+    }
+
+    fn boolean(&mut self) -> Option<bool> {
+        match self.peek()? {
+            b't' => self.literal("true").map(|_| true),
+            b'f' => self.literal("false").map(|_| false),
+            _ => None,
+        }
+    }
+
+    /// The text of a JSON number; `integer` refuses fractions and exponents.
+    fn number(&mut self, integer: bool) -> Option<&'a str> {
+        self.ws();
+        let b = self.s.as_bytes();
+        let start = self.i;
+        if b.get(self.i) == Some(&b'-') {
+            self.i += 1;
+        }
+        let digits = |i: &mut usize| {
+            let from = *i;
+            while b.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            *i - from
+        };
+        let int_start = self.i;
+        let n = digits(&mut self.i);
+        if n == 0 || (n > 1 && b[int_start] == b'0') {
+            return None;
+        }
+        if b.get(self.i) == Some(&b'.') {
+            if integer {
+                return None;
+            }
+            self.i += 1;
+            if digits(&mut self.i) == 0 {
+                return None;
+            }
+        }
+        if matches!(b.get(self.i), Some(b'e' | b'E')) {
+            return None;
+        }
+        self.s.get(start..self.i)
+    }
+
+    fn small(&mut self) -> Option<u8> {
+        self.number(true)?.parse().ok()
+    }
+
+    /// Steps over any value (checking it as far as `serde_json` would).
+    fn skip(&mut self, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'"' => self.string().map(|_| ()),
+            b't' | b'f' => self.boolean().map(|_| ()),
+            b'n' => self.literal("null"),
+            b'[' => {
+                self.i += 1;
+                self.items(|c| c.skip(depth + 1))
+            }
+            b'{' => self.object(|c, _| c.skip(depth + 1)),
+            _ => self.number(false).map(|_| ()),
+        }
+    }
+
+    /// The items of an array after its `[`, each read by `item`.
+    fn items(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            item(self)?;
+            match self.peek()? {
+                b',' => self.i += 1,
+                b']' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The members of an object, each value read by `member` given its key.
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        self.eat(b'{')?;
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            let key = self.string()?;
+            self.eat(b':')?;
+            member(self, key)?;
+            match self.peek()? {
+                b',' => self.i += 1,
+                b'}' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn tile(&mut self) -> Option<Tile> {
+        Tile::parse(self.string()?).ok()
+    }
+
+    /// An id: an integer or a plain string, as written.
+    fn id(&mut self) -> Option<&'a str> {
+        let start = {
+            self.ws();
+            self.i
+        };
+        match self.peek()? {
+            b'"' => {
+                self.string()?;
+            }
+            // serde_json writes these back differently (-0 as 0, huge integers as floats).
+            _ => {
+                let n = self.number(true)?;
+                if n == "-0" || n.len() > 18 {
+                    return None;
+                }
+            }
+        }
+        self.s.get(start..self.i)
+    }
+}
+
+/// The fields of a hand object, each at most once.
+#[derive(Default)]
+struct Fields<'a> {
+    seen: u32,
+    id: Option<&'a str>,
+    ctx: WinContext,
+    has_concealed: bool,
+    has_win: bool,
+}
+
+impl<'a> Fields<'a> {
+    /// Marks field `bit` as seen; a second copy is left to `serde_json`.
+    fn once(&mut self, bit: u32) -> Option<()> {
+        (self.seen & bit == 0).then(|| self.seen |= bit)
+    }
+}
+
+/// Reads one hand field into `f` and `hand`; `Some(false)` when `key` is not a hand field.
+fn hand_field<'a>(c: &mut Cur<'a>, key: &str, f: &mut Fields<'a>, hand: &mut Hand) -> Option<bool> {
+    let wind = |c: &mut Cur| Wind::parse(c.string()?);
+    match key {
+        "id" => {
+            f.once(1)?;
+            f.id = Some(c.id()?);
+        }
+        "melds" => {
+            f.once(2)?;
+            c.eat(b'[')?;
+            c.items(|c| {
+                hand.melds.push(meld(c)?);
+                (hand.melds.len() <= 4).then_some(())
+            })?;
+        }
+        "concealed" => {
+            f.once(4)?;
+            c.eat(b'[')?;
+            c.items(|c| {
+                hand.concealed.push(c.tile()?);
+                (hand.concealed.len() <= 14).then_some(())
+            })?;
+            f.has_concealed = true;
+        }
+        "win_tile" => {
+            f.once(8)?;
+            hand.win_tile = c.tile()?;
+            f.has_win = true;
+        }
+        "self_drawn" => {
+            f.once(16)?;
+            f.ctx.self_drawn = c.boolean()?;
+        }
+        "fourth_tile" => {
+            f.once(32)?;
+            f.ctx.fourth_tile = c.boolean()?;
+        }
+        "kong_related" => {
+            f.once(64)?;
+            f.ctx.kong = c.boolean()?;
+        }
+        "last_tile" => {
+            f.once(128)?;
+            f.ctx.last_tile = c.boolean()?;
+        }
+        "seat_wind" => {
+            f.once(256)?;
+            f.ctx.seat_wind = wind(c)?;
+        }
+        "prevalent_wind" => {
+            f.once(512)?;
+            f.ctx.prevalent_wind = wind(c)?;
+        }
+        "flowers" => {
+            f.once(1024)?;
+            f.ctx.flowers = c.small()?;
+        }
+        _ => return Some(false),
+    }
+    Some(true)
+}
+
+/// One declared meld: `{"type": ..., "tiles": [...], "claimed": n, "from": ...}`.
+fn meld(c: &mut Cur) -> Option<crate::scoring::Meld> {
+    let mut kind = None;
+    let mut tiles = [Tile::E; 4];
+    let mut n = None;
+    let mut claimed = None;
+    let mut from = None;
+    c.object(|c, key| match key {
+        "type" if kind.is_none() => {
+            kind = Some(c.string()?);
+            Some(())
+        }
+        "tiles" if n.is_none() => {
+            let mut k = 0;
+            c.eat(b'[')?;
+            c.items(|c| {
+                *tiles.get_mut(k)? = c.tile()?;
+                k += 1;
+                Some(())
+            })?;
+            n = Some(k);
+            Some(())
+        }
+        "claimed" if claimed.is_none() => {
+            claimed = Some(c.small()?);
+            Some(())
+        }
+        "from" if from.is_none() => {
+            from = Some(c.string()?);
+            Some(())
+        }
+        "type" | "tiles" | "claimed" | "from" => None,
+        _ => c.skip(1),
+    })?;
+    meld_of(kind?, &mut tiles[..n?], claimed, from).ok()
+}
+
+/// Reads a batch line into `hand` (cleared first). `None`: leave the line to `serde_json`.
+pub fn read_line<'a>(line: &'a str, hand: &mut Hand) -> Option<FastLine<'a>> {
+    hand.melds.clear();
+    hand.concealed.clear();
+    let mut c = Cur { s: line, i: 0 };
+    let mut top = Fields::default();
+    let mut inner: Option<Fields> = None;
+    c.object(|c, key| {
+        if key == "hand" {
+            if inner.is_some() || top.seen & !1 != 0 {
+                return None;
+            }
+            // Hand fields before "hand" would have gone into `hand`: the top object's
+            // fields were none but "id", checked above.
+            let mut f = Fields::default();
+            c.object(|c, key| {
+                if hand_field(c, key, &mut f, hand)? {
+                    Some(())
+                } else {
+                    c.skip(2)
+                }
+            })?;
+            inner = Some(f);
+            return Some(());
+        }
+        if inner.is_some() && key != "id" {
+            // After "hand", the top object's other members are not read by serde's path.
+            return c.skip(1);
+        }
+        if hand_field(c, key, &mut top, hand)? {
+            Some(())
+        } else {
+            c.skip(1)
+        }
+    })?;
+    c.ws();
+    if c.i != line.len() {
+        return None;
+    }
+    let (f, id) = match inner {
+        Some(f) => {
+            let id = f.id.or(top.id);
+            (f, id)
+        }
+        None => {
+            let id = top.id;
+            (top, id)
+        }
+    };
+    (f.has_concealed && f.has_win).then_some(FastLine { ctx: f.ctx, id })
+}

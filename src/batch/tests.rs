@@ -1,0 +1,182 @@
+use super::*;
+use crate::json::JsonHand;
+use crate::notation;
+
+fn empty_hand() -> Hand {
+    Hand {
+        melds: Vec::new(),
+        concealed: Vec::new(),
+        win_tile: Tile::E,
+    }
+}
+
+/// The answer to a line by the batch path (fast where it can).
+fn fast_answer(line: &str, n: usize) -> String {
+    let mut hand = empty_hand();
+    let mut out = Vec::new();
+    answer_line(
+        line.as_bytes(),
+        Kind::Text,
+        n,
+        &RuleSet::default(),
+        &mut hand,
+        &mut out,
+    );
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The answer by `serde_json` and the full `score` alone.
+fn reference(line: &str, n: usize) -> String {
+    serde_json::to_string(&reference_answer(
+        line.as_bytes(),
+        Kind::Text,
+        n,
+        &RuleSet::default(),
+    ))
+    .unwrap_or_default()
+}
+
+/// A bare hand line for a hand in bracket notation.
+fn hand_line(text: &str) -> String {
+    let parsed = notation::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    serde_json::to_string(&JsonHand::from_hand(
+        &parsed.hand,
+        &parsed.context.unwrap_or_default(),
+    ))
+    .unwrap_or_default()
+}
+
+const HANDS: &[&str] = &[
+    "[123m,1][EEE,2]456p789s5m5m",
+    "1122m3344p5566s7m7m|EE",
+    "19m19p19s1234567zE|ES1000",
+    "[FFF,1][CCC][PPP,3]123m4p4p|SW0100|5",
+    "[5555s]123m456p78s9s|NE0001",
+    "1112345678999m5m",
+    "147m258s369p1234z5z",
+    "22334455667788s",
+];
+
+#[test]
+fn fast_answers_equal_the_reference_answers() {
+    for h in HANDS {
+        let line = hand_line(h);
+        assert_eq!(fast_answer(&line, 1), reference(&line, 1), "{line}");
+        assert!(
+            fast::read_line(&line, &mut empty_hand()).is_some(),
+            "fast path not taken for {line}"
+        );
+    }
+}
+
+/// `base` with `from` replaced, which must be in it.
+fn changed(base: &str, from: &str, to: &str) -> String {
+    assert!(base.contains(from), "{from} is not in {base}");
+    base.replace(from, to)
+}
+
+/// Lines the fast reader may take or leave: the answer must always be the reference's.
+#[test]
+fn odd_lines_get_the_reference_answer() {
+    let base = hand_line(HANDS[0]);
+    let inner = base
+        .trim_start_matches('{')
+        .trim_end_matches('}')
+        .to_string();
+    let lines = [
+        format!("{{\"hand\": {base}, \"id\": 7, \"ok\": true, \"fans\": []}}"),
+        format!("{{\"id\": \"x-1\", \"hand\": {base}}}"),
+        format!("{{\"id\": 5, {inner}}}"),
+        format!("{{\"id\": -0, {inner}}}"),
+        format!("{{\"id\": 12345678901234567890123, {inner}}}"),
+        format!("{{\"id\": 1.5, {inner}}}"),
+        format!("{{\"id\": null, {inner}}}"),
+        format!("{{\"id\": \"a\\\"b\", {inner}}}"),
+        format!("{{\"id\": [1, {{\"x\": 2}}], {inner}}}"),
+        format!("{{\"hand\": {base}, \"hand\": {base}}}"),
+        format!("{{{inner}, \"flowers\": 2}}"),
+        format!("{{{inner}, \"flowers\": 300}}"),
+        format!("{{{inner}, \"recipe\": \"x\\u00e9\"}}"),
+        format!("  {{ {inner} }}  "),
+        format!("{{{inner}}} x"),
+        format!("{{{inner}"),
+        changed(&base, "\"5m\"", "\"0m\""),
+        changed(&base, "\"E\"", "\"east\""),
+        changed(&base, "\"E\"", "\"Q\""),
+        changed(&base, "false", "null"),
+        changed(&base, "\"claimed\":0", "\"claimed\":null"),
+        changed(&base, "\"claimed\":0", "\"claimed\":7"),
+        changed(&base, "\"from\":\"across\"", "\"from\":\"up\""),
+        changed(&base, "\"concealed\":[", "\"concealed\":[\"1m\","),
+        changed(&base, "\"win_tile\":\"5m\",", ""),
+        changed(&base, "\"type\":\"chow\"", "\"type\":\"pung\""),
+        "[1, 2]".to_string(),
+        "{}".to_string(),
+        "null".to_string(),
+        "{\"hand\": 3}".to_string(),
+        "x".to_string(),
+    ];
+    for (k, line) in lines.iter().enumerate() {
+        assert_eq!(fast_answer(line, k + 1), reference(line, k + 1), "{line}");
+    }
+}
+
+#[test]
+fn every_line_is_answered_in_order_on_any_number_of_threads() {
+    let mut input = String::new();
+    for k in 0..300 {
+        input.push_str(&hand_line(HANDS[k % HANDS.len()]));
+        input.push('\n');
+        if k % 37 == 0 {
+            input.push_str("not json\n\n");
+        }
+    }
+    let run_with = |threads: usize| {
+        let mut out = Vec::new();
+        run(
+            &mut input.as_bytes(),
+            &mut out,
+            &RuleSet::default(),
+            threads,
+        )
+        .unwrap_or_default();
+        String::from_utf8(out).unwrap_or_default()
+    };
+    let one = run_with(1);
+    assert_eq!(one.lines().count(), input.lines().count());
+    assert!(
+        one.lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("line 2: not JSON"))
+    );
+    assert_eq!(run_with(2), one);
+    assert_eq!(run_with(7), one);
+}
+
+#[test]
+fn newline_search_finds_the_first_newline() {
+    for len in 0..40 {
+        for at in 0..len {
+            let mut b = vec![b'a'; len];
+            b[at] = b'\n';
+            if at + 3 < len {
+                b[at + 3] = b'\n';
+            }
+            assert_eq!(memchr_newline(&b), Some(at), "len {len} at {at}");
+        }
+        assert_eq!(memchr_newline(&vec![b'x'; len]), None);
+    }
+}
+
+#[test]
+fn long_lines_and_bad_bytes_get_an_error_answer() {
+    let mut input = vec![b'{'; MAX_LINE + 10];
+    input.extend_from_slice(b"\n\xff\xfe\n");
+    let mut out = Vec::new();
+    run(&mut input.as_slice(), &mut out, &RuleSet::default(), 1).unwrap_or_default();
+    let text = String::from_utf8(out).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].contains("line 1: longer than"), "{}", lines[0]);
+    assert!(lines[1].contains("line 2: not valid UTF-8"), "{}", lines[1]);
+}
