@@ -1,14 +1,15 @@
 //! Build script: marks the tests that cannot run on this machine as ignored, so that the test
 //! summary shows them as ignored rather than passed. Sets `no_shared` when `../shared` is not
 //! beside the repository, and `no_onnxruntime` when the ONNX Runtime library is in none of the
-//! places suanfan looks (unless `SUANFAN_REQUIRE_ONNXRUNTIME` is set: then the tests run and fail).
+//! places suanfan looks (unless `SUANFAN_REQUIRE_ONNXRUNTIME` is set: then the tests run and fail),
+//! and `no_ffmpeg` when the `ffmpeg` program does not run (unless `SUANFAN_REQUIRE_FFMPEG` is set).
 
 use std::path::PathBuf;
 
 const ORT_LIBRARY: &str = "libonnxruntime.so.1.31.1";
 
 fn main() {
-    println!("cargo::rustc-check-cfg=cfg(no_shared, no_onnxruntime)");
+    println!("cargo::rustc-check-cfg=cfg(no_shared, no_onnxruntime, no_ffmpeg)");
     println!("cargo::rerun-if-changed=src/build.rs");
     let repo = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let shared = repo.join("../shared/scoring");
@@ -22,6 +23,8 @@ fn main() {
         "HOME",
         "XDG_DATA_HOME",
         "SUANFAN_REQUIRE_ONNXRUNTIME",
+        "SUANFAN_REQUIRE_FFMPEG",
+        "PATH",
     ] {
         println!("cargo::rerun-if-env-changed={v}");
     }
@@ -41,5 +44,12 @@ fn main() {
     }
     if !places.iter().any(|p| p.is_file()) && env("SUANFAN_REQUIRE_ONNXRUNTIME").is_none() {
         println!("cargo::rustc-cfg=no_onnxruntime");
+    }
+    let ffmpeg = std::process::Command::new("ffmpeg")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ffmpeg && env("SUANFAN_REQUIRE_FFMPEG").is_none() {
+        println!("cargo::rustc-cfg=no_ffmpeg");
     }
 }

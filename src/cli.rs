@@ -31,6 +31,43 @@ enum Command {
     Waits(WaitsArgs),
     /// Read a winning hand from photos, score it and explain the score.
     Scan(ScanArgs),
+    /// Watch a table through a camera, a video, a stream or a folder of frames and score each
+    /// hand laid down once it holds still.
+    Live(LiveArgs),
+}
+
+#[derive(Args, Debug)]
+struct LiveArgs {
+    /// `camera` (or `camera:N`, `/dev/videoN`), a video file, a stream URL, or a folder of
+    /// images played as frames.
+    #[arg(default_value = "camera")]
+    source: String,
+    /// No window: print one line per locked hand (JSON with --format json).
+    #[arg(long)]
+    headless: bool,
+    #[command(flatten)]
+    when: Circumstances,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Frames per second taken from a video or camera (and the rate of a folder's frames).
+    #[arg(long, default_value_t = 5.0)]
+    fps: f64,
+    /// Play a video file at its own speed, dropping frames the models cannot keep up with,
+    /// as with a camera.
+    #[arg(long)]
+    realtime: bool,
+    /// Seconds the picture must hold still before a hand locks.
+    #[arg(long, default_value_t = 0.6)]
+    hold: f64,
+    /// Print every frame's status on stderr.
+    #[arg(long)]
+    verbose: bool,
+    /// ONNX Runtime library (libonnxruntime.so.1.31.1); found automatically otherwise.
+    #[arg(long)]
+    onnxruntime: Option<std::path::PathBuf>,
+    /// Threads for the models.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
 }
 
 #[derive(Args, Debug)]
@@ -133,6 +170,16 @@ struct Circumstances {
 }
 
 impl Circumstances {
+    /// The circumstances for reading a picture, with which of them were given.
+    fn given(&self) -> suanfan::scan::Given {
+        suanfan::scan::Given {
+            context: self.apply(None),
+            flowers_given: self.flowers.is_some(),
+            winds_given: self.seat.is_some() || self.prevalent.is_some(),
+            self_drawn_given: self.self_drawn,
+        }
+    }
+
     fn apply(&self, base: Option<WinContext>) -> WinContext {
         let mut c = base.unwrap_or_default();
         c.self_drawn |= self.self_drawn;
@@ -239,6 +286,7 @@ pub fn run() -> Result<ExitCode, CliError> {
         Command::Score(a) => score(&a),
         Command::Waits(a) => waits(&a),
         Command::Scan(a) => scan(&a),
+        Command::Live(a) => live(&a),
     }
 }
 
@@ -278,16 +326,115 @@ fn image_files(paths: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
     out
 }
 
+fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {
+    use suanfan::capture::{self, SourceOptions};
+    use suanfan::live::{self, Event};
+    use suanfan::scan::to_text_in;
+    use suanfan::track::TrackConfig;
+    use suanfan::vision::{Recognizer, VisionConfig};
+    if !a.headless {
+        return Err(CliError::Input(
+            "this build has no window yet: run `suanfan live --headless SOURCE` (one line per locked hand)"
+                .to_string(),
+        ));
+    }
+    let fps_ok = a.fps > 0.0 && a.fps <= 60.0;
+    let hold_ok = (0.0..=30.0).contains(&a.hold);
+    if !fps_ok || !hold_ok {
+        return Err(CliError::Input(
+            "--fps must be above 0 and at most 60, --hold between 0 and 30 seconds".to_string(),
+        ));
+    }
+    let rules = a.when.rules.rule_set();
+    let given = a.when.given();
+    let opts = SourceOptions {
+        fps: a.fps,
+        realtime: a.realtime,
+        ..SourceOptions::default()
+    };
+    let source = capture::open(&a.source, opts).map_err(|e| CliError::Input(e.to_string()))?;
+    let is_camera = a.source == "camera"
+        || a.source.starts_with("camera:")
+        || a.source.starts_with("/dev/video");
+    let newest_only = a.realtime || is_camera || a.source.contains("://");
+    eprintln!("suanfan: reading {}", source.describe());
+    let cfg = VisionConfig {
+        onnxruntime: a.onnxruntime.clone(),
+        threads: a.threads,
+        ..VisionConfig::default()
+    };
+    let mut rec = Recognizer::new(cfg).map_err(|e| CliError::Setup(e.to_string()))?;
+    let track = TrackConfig {
+        hold_seconds: a.hold,
+        ..TrackConfig::default()
+    };
+    let mut out = io::stdout().lock();
+    let mut write_error = None;
+    let summary = live::run(
+        source,
+        newest_only,
+        &mut rec,
+        &given,
+        &rules,
+        track,
+        |event| {
+            if write_error.is_some() {
+                return;
+            }
+            let written = match event {
+                Event::Locked(l) => match a.format {
+                    Format::Json => writeln!(out, "{}", live::to_json(&l)),
+                    Format::Text => writeln!(
+                        out,
+                        "== {:.1} s, frame {} (weakest tile {:.0}%)\n{}",
+                        l.seconds,
+                        l.index,
+                        100.0 * l.confidence,
+                        to_text_in(&l.outcome, a.when.lang.lang())
+                    ),
+                }
+                .and_then(|()| out.flush()),
+                Event::BadFrame(m) => {
+                    eprintln!("suanfan: {m} (skipped)");
+                    Ok(())
+                }
+                Event::Frame {
+                    index,
+                    seconds,
+                    status,
+                    ..
+                } => {
+                    if a.verbose {
+                        eprintln!("frame {index} at {seconds:.2} s: {status:?}");
+                    }
+                    Ok(())
+                }
+            };
+            if let Err(e) = written {
+                write_error = Some(e);
+            }
+        },
+    )
+    .map_err(|e| CliError::Setup(e.to_string()))?;
+    if let Some(e) = write_error {
+        return Err(CliError::Io(e));
+    }
+    eprintln!(
+        "suanfan: {} frames read ({} unreadable), {} hands locked, {:.0} ms a frame in the models",
+        summary.frames, summary.bad_frames, summary.locked, summary.ms_per_frame
+    );
+    if let Some(f) = summary.failure {
+        eprintln!("suanfan: the source stopped: {f}");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {
-    use suanfan::scan::{Given, scan_file, to_json, to_text_in};
+    use suanfan::scan::{scan_file, to_json, to_text_in};
     use suanfan::vision::{Recognizer, VisionConfig};
     let rules = a.when.rules.rule_set();
-    let given = Given {
-        context: a.when.apply(None),
-        flowers_given: a.when.flowers.is_some(),
-        winds_given: a.when.seat.is_some() || a.when.prevalent.is_some(),
-        self_drawn_given: a.when.self_drawn,
-    };
+    let given = a.when.given();
     let cfg = VisionConfig {
         onnxruntime: a.onnxruntime.clone(),
         finder_model: a.finder_model.clone(),

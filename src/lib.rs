@@ -8,16 +8,22 @@
 pub mod annotate;
 #[cfg(feature = "serde")]
 pub mod batch;
+#[cfg(all(feature = "vision", feature = "serde"))]
+pub mod capture;
 pub mod decode;
 pub mod detection;
 pub mod explain;
 #[cfg(feature = "serde")]
 pub mod json;
 pub mod layout;
+#[cfg(all(feature = "vision", feature = "serde"))]
+pub mod live;
 pub mod notation;
 #[cfg(all(feature = "vision", feature = "serde"))]
 pub mod scan;
 pub mod scoring;
 pub mod tile;
+#[cfg(feature = "vision")]
+pub mod track;
 #[cfg(feature = "vision")]
 pub mod vision;

@@ -1,0 +1,205 @@
+//! `live`: frames from a source, read by the models, tracked until a hand holds still, scored.
+//!
+//! Capture runs on its own thread. From a camera or a stream only the newest frame is kept
+//! (the models never fall behind the table); from a file or a folder every sampled frame is
+//! read, so a run is repeatable.
+
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::time::Instant;
+
+use crate::capture::{CaptureError, Frame, FrameSource};
+use crate::detection::Detection;
+use crate::notation;
+use crate::scan::{Given, ScanOutcome, finish};
+use crate::scoring::RuleSet;
+use crate::track::{Lock, Observation, Status, Thumb, TrackConfig, Tracker};
+use crate::vision::{Recognizer, VisionError};
+
+/// What happened, in order, for the caller to show.
+#[derive(Debug)]
+pub enum Event {
+    /// A frame was read: the tracker's status after it, and the frame's own tiles.
+    Frame {
+        index: u64,
+        seconds: f64,
+        status: Status,
+        detections: Vec<Detection>,
+    },
+    /// A hand locked: the scan of the fused tiles.
+    Locked(Box<Locked>),
+    /// A frame could not be read (the source goes on).
+    BadFrame(String),
+}
+
+/// A locked hand.
+#[derive(Debug)]
+pub struct Locked {
+    pub seconds: f64,
+    pub index: u64,
+    pub outcome: ScanOutcome,
+    /// Frames fused to read it.
+    pub frames: usize,
+    /// The lowest probability among the tiles read (how sure the weakest tile is).
+    pub confidence: f32,
+}
+
+/// How a run ended.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub frames: u64,
+    pub bad_frames: u64,
+    pub locked: usize,
+    /// Mean milliseconds per frame in the models.
+    pub ms_per_frame: f64,
+    /// Why the source stopped early, if it did.
+    pub failure: Option<String>,
+}
+
+/// Frames from the capture thread.
+type Feed = Receiver<Result<Frame, CaptureError>>;
+
+/// Starts the capture thread. `newest_only`: drop frames the reader has not taken yet.
+fn start_capture(mut source: Box<dyn FrameSource>, newest_only: bool) -> Feed {
+    let (tx, rx): (SyncSender<_>, _) = sync_channel(if newest_only { 1 } else { 4 });
+    std::thread::spawn(move || {
+        while let Some(item) = source.next_frame() {
+            let failed = matches!(item, Err(CaptureError::Failed(_)));
+            let sent = if newest_only && item.is_ok() {
+                match tx.try_send(item) {
+                    Err(TrySendError::Disconnected(_)) => false,
+                    // Full: the reader is busy; this frame is dropped for a newer one.
+                    _ => true,
+                }
+            } else {
+                tx.send(item).is_ok()
+            };
+            if !sent || failed {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The scan of fused tiles, keyed by the hand it reads (None when no valid hand).
+fn decode(fused: &[Detection], given: &Given, rules: &RuleSet) -> Option<(String, ScanOutcome)> {
+    let o = finish(
+        String::new(),
+        fused.to_vec(),
+        given,
+        rules,
+        0.0,
+        0.0,
+        Instant::now(),
+    );
+    let hand = o.decoded.hand.as_ref()?;
+    o.score.as_ref()?;
+    let key = format!("{}|{}", notation::format_hand(hand), o.decoded.flowers);
+    Some((key, o))
+}
+
+/// The lowest probability among the tiles a decoded hand was read from.
+fn weakest(o: &ScanOutcome) -> f32 {
+    o.decoded
+        .tiles
+        .iter()
+        .filter_map(|&(i, t)| o.detections.get(i).map(|d| (d, t)))
+        .filter(|(d, _)| !d.face_down)
+        .map(|(d, t)| d.p_tile(t))
+        .fold(1.0, f32::min)
+}
+
+/// Runs until the source ends, calling `on_event` for every frame and lock. Model failures
+/// end the run with an error; a source that fails part-way ends it with a summary saying so.
+pub fn run(
+    source: Box<dyn FrameSource>,
+    newest_only: bool,
+    rec: &mut Recognizer,
+    given: &Given,
+    rules: &RuleSet,
+    track: TrackConfig,
+    mut on_event: impl FnMut(Event),
+) -> Result<Summary, VisionError> {
+    let feed = start_capture(source, newest_only);
+    let mut tracker = Tracker::new(track);
+    let mut summary = Summary::default();
+    let mut ms_models = 0.0;
+    for item in feed {
+        let frame = match item {
+            Ok(f) => f,
+            Err(CaptureError::Failed(m)) | Err(CaptureError::Open(m)) => {
+                summary.failure = Some(m);
+                break;
+            }
+            Err(e) => {
+                summary.bad_frames += 1;
+                on_event(Event::BadFrame(e.to_string()));
+                continue;
+            }
+        };
+        summary.frames += 1;
+        let t0 = Instant::now();
+        let (mut detections, _) = rec.detect(&frame.image)?;
+        ms_models += t0.elapsed().as_secs_f64() * 1e3;
+        for d in &mut detections {
+            for c in &mut d.corners {
+                c[0] *= frame.scale;
+                c[1] *= frame.scale;
+            }
+        }
+        let obs = Observation {
+            seconds: frame.seconds,
+            detections: detections.clone(),
+            thumb: Thumb::of(&frame.image),
+        };
+        let (status, lock) = tracker.push(obs, |fused| decode(fused, given, rules));
+        on_event(Event::Frame {
+            index: frame.index,
+            seconds: frame.seconds,
+            status,
+            detections,
+        });
+        if let Some(Lock {
+            seconds,
+            payload,
+            frames,
+            ..
+        }) = lock
+        {
+            summary.locked += 1;
+            let confidence = weakest(&payload);
+            on_event(Event::Locked(Box::new(Locked {
+                seconds,
+                index: frame.index,
+                outcome: payload,
+                frames,
+                confidence,
+            })));
+        }
+    }
+    if summary.frames > 0 {
+        summary.ms_per_frame = ms_models / summary.frames as f64;
+    }
+    Ok(summary)
+}
+
+/// The JSON line of a locked hand: time, frame, confidence, frames fused, and the scan's own
+/// fields (hand, fans, total…).
+pub fn to_json(l: &Locked) -> serde_json::Value {
+    let mut v = crate::scan::to_json(&l.outcome);
+    if let Some(o) = v.as_object_mut() {
+        o.remove("image");
+        o.remove("ms");
+        o.insert(
+            "time".into(),
+            serde_json::json!((l.seconds * 100.0).round() / 100.0),
+        );
+        o.insert("frame".into(), serde_json::json!(l.index));
+        o.insert("frames_fused".into(), serde_json::json!(l.frames));
+        o.insert(
+            "confidence".into(),
+            serde_json::json!((f64::from(l.confidence) * 1000.0).round() / 1000.0),
+        );
+    }
+    v
+}
