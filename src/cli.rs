@@ -34,6 +34,23 @@ enum Command {
     /// Watch a table through a camera, a video, a stream or a folder of frames and score each
     /// hand laid down once it holds still.
     Live(LiveArgs),
+    /// Check a match's score sheet (CSV) hand by hand: payments, zero sums, running totals,
+    /// the minimum, winds, and the fans of every hand the sheet writes out.
+    Audit(AuditArgs),
+}
+
+#[derive(Args, Debug)]
+struct AuditArgs {
+    /// The score sheet (CSV; see the README for the format, datasets/score-sheet-template.csv).
+    sheet: std::path::PathBuf,
+    /// Write audit.csv, audit.json and report.html into this folder.
+    #[arg(long, value_name = "DIR")]
+    out: Option<std::path::PathBuf>,
+    /// Rule set, instead of the sheet's `# rules:` line.
+    #[arg(long, value_enum)]
+    rules: Option<Rules>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
 }
 
 #[derive(Args, Debug)]
@@ -287,6 +304,7 @@ pub fn run() -> Result<ExitCode, CliError> {
         Command::Waits(a) => waits(&a),
         Command::Scan(a) => scan(&a),
         Command::Live(a) => live(&a),
+        Command::Audit(a) => audit(&a),
     }
 }
 
@@ -324,6 +342,54 @@ fn image_files(paths: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
         }
     }
     out
+}
+
+/// `audit`: exit code 0 when every hand agrees, 1 when some hand disagrees, 2 for a sheet
+/// that cannot be read.
+fn audit(a: &AuditArgs) -> Result<ExitCode, CliError> {
+    use suanfan::audit::{self, report};
+    let bytes = std::fs::read(&a.sheet)
+        .map_err(|e| CliError::Input(format!("{}: cannot read: {e}", a.sheet.display())))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        CliError::Input(format!(
+            "{}: not UTF-8 text: save the sheet as CSV in UTF-8",
+            a.sheet.display()
+        ))
+    })?;
+    let mut sheet = audit::sheet::read(&text)
+        .map_err(|e| CliError::Input(format!("{}: {e}", a.sheet.display())))?;
+    if let Some(r) = a.rules {
+        sheet.header.rules = r.rule_set();
+    }
+    let result = audit::audit(&sheet);
+    if let Some(dir) = &a.out {
+        let write = |name: &str, bytes: &[u8]| {
+            std::fs::write(dir.join(name), bytes).map_err(|e| {
+                CliError::Io(io::Error::new(
+                    e.kind(),
+                    format!("{}: {e}", dir.join(name).display()),
+                ))
+            })
+        };
+        std::fs::create_dir_all(dir)?;
+        let csv = report::to_csv(&result).map_err(|e| CliError::Io(io::Error::other(e)))?;
+        write("audit.csv", &csv)?;
+        write(
+            "audit.json",
+            format!("{:#}\n", report::to_json(&result)).as_bytes(),
+        )?;
+        write("report.html", report::to_html(&result).as_bytes())?;
+    }
+    let mut out = io::stdout().lock();
+    match a.format {
+        Format::Text => out.write_all(report::to_text(&result).as_bytes())?,
+        Format::Json => writeln!(out, "{}", report::to_json(&result))?,
+    }
+    Ok(if result.disagreements() > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {

@@ -6,6 +6,8 @@
 
 #[cfg(all(feature = "vision", feature = "serde"))]
 pub mod annotate;
+#[cfg(feature = "cli")]
+pub mod audit;
 #[cfg(feature = "serde")]
 pub mod batch;
 #[cfg(all(feature = "vision", feature = "serde"))]

@@ -342,3 +342,58 @@ fn batch_answers_each_of_many_random_lines_once() {
         assert!(v["ok"].is_boolean(), "{l}");
     }
 }
+
+/// `audit` on the template (agrees: exit 0) and on a sheet with planted mistakes (exit 1,
+/// every row reported, the three report files written); a sheet it cannot read exits 2.
+#[test]
+fn audit_checks_every_row_and_writes_its_reports() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let template = format!("{root}/datasets/score-sheet-template.csv");
+    let o = suanfan(&["audit", &template], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("3 hands, 3 agree, 0 disagree"));
+
+    let planted = format!("{root}/tests/fixtures/sheets/planted.csv");
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("audit-planted");
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = suanfan(
+        &[
+            "audit",
+            &planted,
+            "--format",
+            "json",
+            "--out",
+            dir.to_str().unwrap_or(""),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap_or_default();
+    let verdicts: Vec<&str> = v["verdicts"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x["verdict"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        verdicts,
+        [
+            "total_differs",
+            "payment",
+            "below_minimum",
+            "winds",
+            "hand_twice",
+            "draw_with_points",
+            "bad_row",
+            "running_total"
+        ]
+    );
+    for f in ["audit.csv", "audit.json", "report.html"] {
+        let len = std::fs::metadata(dir.join(f)).map(|m| m.len()).unwrap_or(0);
+        assert!(len > 100, "{f}: {len} bytes");
+    }
+
+    let bad = dir.join("no-players.csv");
+    std::fs::write(&bad, "hand,result\n1,draw\n").unwrap_or_default();
+    let o = suanfan(&["audit", bad.to_str().unwrap_or("")], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("# players"), "{}", stderr(&o));
+}

@@ -1,0 +1,260 @@
+//! The audit's outputs: text for the terminal, `audit.json`, `audit.csv` and a self-contained
+//! `report.html`.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use super::{Audit, Verdict, show_changes};
+use crate::tile::Tile;
+
+/// One word for a verdict: `agrees`, or the code of its first finding.
+pub fn verdict_word(v: &Verdict) -> &'static str {
+    v.findings.first().map_or("agrees", |f| f.code)
+}
+
+fn hand_label(v: &Verdict) -> String {
+    v.row
+        .hand
+        .map_or_else(|| format!("line {}", v.row.line), |h| format!("hand {h}"))
+}
+
+/// The terminal summary: one line per hand, the findings under it.
+pub fn to_text(a: &Audit) -> String {
+    let mut s = String::new();
+    for n in &a.notes {
+        let _ = writeln!(s, "Sheet: {n}");
+    }
+    for v in &a.verdicts {
+        let _ = writeln!(
+            s,
+            "{:<9} line {:<4} {}",
+            hand_label(v),
+            v.row.line,
+            if v.agrees() { "agrees" } else { "DISAGREES" }
+        );
+        for f in &v.findings {
+            let _ = writeln!(s, "          {}: {}", f.code, f.message);
+        }
+    }
+    let _ = writeln!(
+        s,
+        "{} hands, {} agree, {} disagree",
+        a.verdicts.len(),
+        a.verdicts.len() - a.disagreements(),
+        a.disagreements()
+    );
+    s
+}
+
+fn verdict_json(a: &Audit, v: &Verdict) -> Value {
+    json!({
+        "line": v.row.line,
+        "hand": v.row.hand,
+        "verdict": verdict_word(v),
+        "agrees": v.agrees(),
+        "findings": v.findings.iter().map(|f| json!({"code": f.code, "message": f.message})).collect::<Vec<_>>(),
+        "result": if v.row.win { "win" } else { "draw" },
+        "winner": v.row.winner.map(|w| a.header.players[w].clone()),
+        "from": v.row.winner.map(|_| v.row.discarder.map_or("self".to_string(), |d| a.header.players[d].clone())),
+        "claimed_total": v.row.total,
+        "our_total": v.ours.as_ref().map(|o| o.total),
+        "our_hand": v.ours.as_ref().map(|o| o.hand.clone()),
+        "our_fans": v.ours.as_ref().map(|o| o.fans.iter().map(|(f, n)| json!({"name": f.zh(), "name_en": f.en(), "count": n})).collect::<Vec<_>>()),
+        "changes": v.row.changes,
+        "expected_changes": v.expected_changes,
+        "prevalent": v.prevalent.map(|w| w.to_string()),
+        "seats": v.seats.map(|s| s.iter().map(|w| w.to_string()).collect::<Vec<_>>()),
+        "time": v.row.time,
+    })
+}
+
+/// `audit.json`: the players, sheet notes, and one record per hand.
+pub fn to_json(a: &Audit) -> Value {
+    json!({
+        "players": a.header.players,
+        "rules": a.header.rules.preset.name(),
+        "notes": a.notes,
+        "hands": a.verdicts.len(),
+        "disagree": a.disagreements(),
+        "verdicts": a.verdicts.iter().map(|v| verdict_json(a, v)).collect::<Vec<_>>(),
+    })
+}
+
+/// `audit.csv`: one row per hand.
+pub fn to_csv(a: &Audit) -> Result<Vec<u8>, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "line",
+        "hand",
+        "verdict",
+        "claimed_total",
+        "our_total",
+        "expected_changes",
+        "findings",
+    ])?;
+    for v in &a.verdicts {
+        let opt = |x: Option<u32>| x.map_or(String::new(), |n| n.to_string());
+        w.write_record([
+            v.row.line.to_string(),
+            v.row.hand.map_or(String::new(), |h| h.to_string()),
+            verdict_word(v).to_string(),
+            opt(v.row.total),
+            opt(v.ours.as_ref().map(|o| o.total)),
+            v.expected_changes
+                .map_or(String::new(), |c| show_changes(&a.header, &c)),
+            v.findings
+                .iter()
+                .map(|f| format!("{}: {}", f.code, f.message))
+                .collect::<Vec<_>>()
+                .join(" | "),
+        ])?;
+    }
+    w.into_inner().map_err(|e| csv::Error::from(e.into_error()))
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A hand in notation as tile pictures: each tile a small drawn card with its rank and suit
+/// (no font with mahjong glyphs is needed), melds grouped.
+fn tiles_html(hand: &str) -> String {
+    let body = hand.split('|').next().unwrap_or("");
+    let Ok(parsed) = crate::notation::parse(body) else {
+        return format!("<code>{}</code>", esc(hand));
+    };
+    let card = |t: Tile, extra: &str| {
+        let s = t.to_string();
+        let (rank, suit) = s.split_at(s.len().saturating_sub(1));
+        let class = match suit {
+            "m" => "m",
+            "p" => "p",
+            "s" => "s",
+            _ => "z",
+        };
+        let face = if rank.is_empty() {
+            suit.to_string()
+        } else {
+            rank.to_string()
+        };
+        format!(
+            "<span class=\"t {class}{extra}\">{}<small>{}</small></span>",
+            esc(&face),
+            esc(if rank.is_empty() { "" } else { suit })
+        )
+    };
+    let mut out = String::new();
+    for m in &parsed.hand.melds {
+        out.push_str("<span class=\"meld\">");
+        for t in m.tiles() {
+            out.push_str(&card(t, ""));
+        }
+        out.push_str("</span>");
+    }
+    for &t in &parsed.hand.concealed {
+        out.push_str(&card(t, ""));
+    }
+    out.push_str(&card(parsed.hand.win_tile, " win"));
+    out
+}
+
+const STYLE: &str = "body{font-family:system-ui,'Noto Sans CJK SC','Droid Sans Fallback',sans-serif;margin:2em;background:#f4f1ea;color:#222}
+h1{margin-top:0}.summary{font-size:1.1em;margin-bottom:1.5em}.card{background:#fff;border-radius:8px;padding:1em 1.2em;margin:0 0 1em;box-shadow:0 1px 3px #0002;border-left:6px solid #3a7d44}
+.card.bad{border-left-color:#c0392b}.card h2{margin:0 0 .4em;font-size:1.1em}.verdict{font-weight:bold}.bad .verdict{color:#c0392b}.ok .verdict{color:#3a7d44}
+table{border-collapse:collapse;margin:.5em 0}td,th{padding:.15em .7em;text-align:left;border-bottom:1px solid #eee}ul{margin:.3em 0}
+.t{display:inline-block;width:1.7em;height:2.3em;margin:1px;border:1px solid #999;border-radius:4px;background:#fffdf5;text-align:center;font-weight:bold;line-height:1.3em;vertical-align:middle}
+.t small{display:block;font-weight:normal;font-size:.7em}.t.m{color:#b22}.t.p{color:#126}.t.s{color:#272}.t.z{color:#333}.t.win{margin-left:.8em;border-color:#c80;border-width:2px}
+.meld{margin-right:.6em;padding:2px;background:#e8e2d0;border-radius:4px;display:inline-block}";
+
+/// `report.html`: a summary, then a card per hand. Self-contained (no scripts, no fetches).
+pub fn to_html(a: &Audit) -> String {
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!doctype html><html lang=\"zh\"><head><meta charset=\"utf-8\"><title>suanfan audit</title><style>{STYLE}</style></head><body>"
+    );
+    let _ = write!(
+        h,
+        "<h1>Score sheet audit</h1><div class=\"summary\">Players: {} · rules {} · <b>{} hands, {} agree, {} disagree</b></div>",
+        esc(&a.header.players.join(", ")),
+        esc(a.header.rules.preset.name()),
+        a.verdicts.len(),
+        a.verdicts.len() - a.disagreements(),
+        a.disagreements()
+    );
+    if !a.notes.is_empty() {
+        h.push_str("<ul>");
+        for n in &a.notes {
+            let _ = write!(h, "<li>{}</li>", esc(n));
+        }
+        h.push_str("</ul>");
+    }
+    for v in &a.verdicts {
+        card_html(&mut h, a, v);
+    }
+    h.push_str("</body></html>\n");
+    h
+}
+
+fn card_html(h: &mut String, a: &Audit, v: &Verdict) {
+    let ok = v.agrees();
+    let _ = write!(
+        h,
+        "<div class=\"card {}\"><h2>{} <span class=\"verdict\">{}</span></h2>",
+        if ok { "ok" } else { "bad" },
+        esc(&hand_label(v)),
+        if ok { "agrees" } else { "disagrees" }
+    );
+    if let Some(text) = v
+        .ours
+        .as_ref()
+        .map(|o| o.hand.clone())
+        .or_else(|| v.row.notation.clone())
+    {
+        let _ = write!(h, "<div>{}</div>", tiles_html(&text));
+    }
+    h.push_str("<table><tr><th></th><th>sheet</th><th>suanfan</th></tr>");
+    let _ = write!(
+        h,
+        "<tr><td>total</td><td>{}</td><td>{}</td></tr>",
+        v.row.total.map_or("—".into(), |t| t.to_string()),
+        v.ours.as_ref().map_or("—".into(), |o| o.total.to_string())
+    );
+    let claimed: Vec<String> = v
+        .row
+        .fans
+        .iter()
+        .map(|(f, n)| format!("{} ×{n}", f.zh()))
+        .collect();
+    let ours: Vec<String> = v.ours.as_ref().map_or(Vec::new(), |o| {
+        o.fans
+            .iter()
+            .map(|(f, n)| format!("{} ×{n}", f.zh()))
+            .collect()
+    });
+    let _ = write!(
+        h,
+        "<tr><td>fans</td><td>{}</td><td>{}</td></tr>",
+        esc(&claimed.join(", ")),
+        esc(&ours.join(", "))
+    );
+    let _ = write!(
+        h,
+        "<tr><td>changes</td><td>{}</td><td>{}</td></tr></table>",
+        esc(&show_changes(&a.header, &v.row.changes)),
+        v.expected_changes
+            .map_or("—".into(), |c| esc(&show_changes(&a.header, &c)))
+    );
+    if !v.findings.is_empty() {
+        h.push_str("<ul>");
+        for f in &v.findings {
+            let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(f.code), esc(&f.message));
+        }
+        h.push_str("</ul>");
+    }
+    h.push_str("</div>");
+}

@@ -1,0 +1,125 @@
+use super::*;
+
+/// A sheet with the template's header, and `rows` after the header row.
+fn sheet(rows: &str) -> Sheet {
+    let text = format!(
+        "# players: A, B, C, D\n# rules: mil\nhand,prevalent,result,winner,from,total,flowers,fans,notation,A,B,C,D,penalties,A total,B total,C total,D total\n{rows}"
+    );
+    sheet::read(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn codes(a: &Audit) -> Vec<Vec<&'static str>> {
+    a.verdicts
+        .iter()
+        .map(|v| v.findings.iter().map(|f| f.code).collect())
+        .collect()
+}
+
+#[test]
+fn a_right_sheet_agrees() {
+    let s = sheet(
+        "1,E,win,A,C,14,0,花龙;圈风刻;门风刻;门前清,123m456p11789sEEE,38,-8,-22,-8,,38,-8,-22,-8\n\
+         2,E,draw,,,,,,,0,0,0,0,,38,-8,-22,-8\n\
+         3,E,win,B,self,9,1,,,-17,51,-17,-17,D:-10,21,43,-39,-35\n",
+    );
+    let a = audit(&s);
+    assert_eq!(codes(&a), vec![Vec::<&str>::new(); 3]);
+    assert_eq!(a.disagreements(), 0);
+}
+
+#[test]
+fn every_planted_mistake_is_found() {
+    let s = sheet(
+        // 1: the total misses 门前清 (12 claimed, 14 right); payments follow the claim.
+        "1,E,win,A,C,12,0,花龙;圈风刻;门风刻,123m456p11789sEEE,36,-8,-20,-8,,,,,\n\
+         2,E,win,B,A,10,0,,,-10,26,-8,-8,,,,,\n\
+         3,E,win,C,self,6,0,,,-14,-14,42,-14,,,,,\n\
+         4,S,win,D,B,10,0,,,-8,-18,-8,35,,,,,\n\
+         4,E,win,D,D,10,0,,,0,0,0,0,,,,,\n\
+         6,S,draw,,,,,,,0,5,0,-5,,,,,\n\
+         7,S,win,X,A,ten,0,,,0,0,0,0,A:+5,,,,\n\
+         8,S,win,A,B,16,0,,,40,-24,-8,-8,,10,10,10,10\n",
+    );
+    let a = audit(&s);
+    let c = codes(&a);
+    assert_eq!(c[0], vec!["total_differs"], "{:?}", a.verdicts[0].findings);
+    assert!(a.verdicts[0].findings[0].message.contains("门前清"));
+    assert_eq!(c[1], vec!["payment"]);
+    assert_eq!(c[2], vec!["below_minimum"]);
+    assert_eq!(c[3], vec!["winds", "payment", "not_zero_sum"]);
+    assert_eq!(c[4], vec!["hand_twice", "winner_is_discarder"]);
+    assert_eq!(c[5], vec!["draw_with_points"]);
+    assert!(
+        c[6].contains(&"bad_row") && c[6].contains(&"penalty"),
+        "{:?}",
+        c[6]
+    );
+    assert_eq!(c[7], vec!["running_total"]);
+    assert_eq!(a.notes, vec!["hands not on the sheet: 5".to_string()]);
+    assert_eq!(a.disagreements(), 8);
+}
+
+#[test]
+fn seat_winds_follow_the_hand_number_and_seat_changes() {
+    let s = sheet::read(
+        "# players: A, B, C, D\n# seats round 2: B, A, D, C\nhand,result,A,B,C,D\n1,draw,0,0,0,0\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    use crate::tile::Wind::{East as E, North as N, South as S, West as W};
+    assert_eq!(winds_of(&s.header, 1), (E, [E, S, W, N]));
+    // Hand 2: the dealer moves to B.
+    assert_eq!(winds_of(&s.header, 2), (E, [N, E, S, W]));
+    // Hand 5: the South round starts with B East, A South, D West, C North.
+    assert_eq!(winds_of(&s.header, 5), (S, [S, E, N, W]));
+    // Rounds 3 and 4 keep the seats of round 2; hand 16: the dealer is C.
+    assert_eq!(winds_of(&s.header, 16), (N, [W, S, E, N]));
+}
+
+#[test]
+fn the_seat_wind_decides_the_score() {
+    // Hand 2: A sits North, so EEE scores 圈风刻 but not 门风刻: 12 points, not 14.
+    let s = sheet("2,E,win,A,C,12,0,,123m456p11789sEEE,36,-8,-20,-8,,,,,\n");
+    let a = audit(&s);
+    assert_eq!(
+        codes(&a),
+        vec![Vec::<&str>::new()],
+        "{:?}",
+        a.verdicts[0].findings
+    );
+    assert_eq!(a.verdicts[0].ours.as_ref().map(|o| o.total), Some(12));
+}
+
+#[test]
+fn sheets_without_players_or_columns_are_refused_with_a_reason() {
+    let e = sheet::read("hand,result\n1,draw\n").err();
+    assert!(e.is_some_and(|e| e.0.contains("# players")));
+    let e = sheet::read("# players: A, B, C, D\nhand,result,A,B,C\n").err();
+    assert!(e.is_some_and(|e| e.0.contains("'D'")));
+    let e = sheet::read("# players: A, B, C, D\n# rules: riichi\nhand,result,A,B,C,D\n").err();
+    assert!(e.is_some_and(|e| e.0.contains("riichi")));
+}
+
+#[test]
+fn the_template_sheet_agrees() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/datasets/score-sheet-template.csv"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{e}"));
+    let a = audit(&sheet::read(&text).unwrap_or_else(|e| panic!("{e}")));
+    assert_eq!(a.disagreements(), 0, "{}", report::to_text(&a));
+    assert_eq!(a.verdicts[0].row.time, Some(250.0));
+}
+
+#[test]
+fn reports_have_every_row() {
+    let s = sheet("1,E,win,A,C,12,0,,123m456p11789sEEE,36,-8,-20,-8,,,,,\nx,,,,,,,,,,,,,\n");
+    let a = audit(&s);
+    let html = report::to_html(&a);
+    assert!(html.contains("hand 1") && html.contains("line 5") && html.contains("disagrees"));
+    assert!(!html.contains("<script"));
+    let csv = String::from_utf8(report::to_csv(&a).unwrap_or_default()).unwrap_or_default();
+    assert_eq!(csv.lines().count(), 3);
+    let json = report::to_json(&a);
+    assert_eq!(json["verdicts"].as_array().map(Vec::len), Some(2));
+}
