@@ -244,7 +244,7 @@ fn card_html(h: &mut String, a: &Audit, v: &Verdict) {
     );
     let _ = write!(
         h,
-        "<tr><td>changes</td><td>{}</td><td>{}</td></tr></table>",
+        "<tr><td>changes</td><td>{}</td><td>{}</td></tr><tr><td></td><td></td><td><small>(payments for the total the sheet claims)</small></td></tr></table>",
         esc(&show_changes(&a.header, &v.row.changes)),
         v.expected_changes
             .map_or("—".into(), |c| esc(&show_changes(&a.header, &c)))
