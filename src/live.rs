@@ -140,7 +140,8 @@ pub fn run(
         summary.frames += 1;
         let t0 = Instant::now();
         let (mut detections, _) = rec.detect(&frame.image)?;
-        ms_models += t0.elapsed().as_secs_f64() * 1e3;
+        let ms_frame = t0.elapsed().as_secs_f64() * 1e3;
+        ms_models += ms_frame;
         for d in &mut detections {
             for c in &mut d.corners {
                 c[0] *= frame.scale;
@@ -168,6 +169,10 @@ pub fn run(
         {
             summary.locked += 1;
             let confidence = weakest(&payload);
+            let mut payload = payload;
+            payload.image = format!("frame {} at {:.1} s", frame.index, frame.seconds);
+            payload.ms_model = ms_frame;
+            payload.ms_total = t0.elapsed().as_secs_f64() * 1e3;
             on_event(Event::Locked(Box::new(Locked {
                 seconds,
                 index: frame.index,

@@ -223,6 +223,74 @@ fn check_win(row: &Row, rules: &RuleSet, out: &mut Vec<Finding>) -> Option<[i64;
     Some(changes_for(rules, w, row.discarder, total))
 }
 
+/// The checks of a row's points: payments for the claimed total, zero sum, draws, penalties,
+/// running totals (carried in `running`). Returns the changes the claimed total calls for.
+fn check_points(
+    row: &Row,
+    header: &Header,
+    running: &mut [i64; 4],
+    findings: &mut Vec<Finding>,
+) -> Option<[i64; 4]> {
+    let expected = if row.win {
+        check_win(row, &header.rules, findings)
+    } else {
+        if row.changes.iter().any(|&c| c != 0) {
+            findings.push(finding(
+                "draw_with_points",
+                "a draw (荒牌) moves no points".into(),
+            ));
+        }
+        None
+    };
+    if let Some(exp) = expected {
+        if exp != row.changes {
+            findings.push(finding(
+                "payment",
+                format!(
+                    "for {} points the changes are {} (sheet: {})",
+                    row.total.unwrap_or(0),
+                    show_changes(header, &exp),
+                    show_changes(header, &row.changes)
+                ),
+            ));
+        }
+    }
+    let sum: i64 = row.changes.iter().sum();
+    if sum != 0 {
+        findings.push(finding(
+            "not_zero_sum",
+            format!("the changes add up to {sum}, not 0"),
+        ));
+    }
+    if let Some(k) = row.penalties.iter().position(|&p| p > 0) {
+        findings.push(finding(
+            "penalty",
+            format!(
+                "a penalty is a deduction: {} has +{}",
+                header.players[k], row.penalties[k]
+            ),
+        ));
+    }
+    for (k, r) in running.iter_mut().enumerate() {
+        *r += row.changes[k] + row.penalties[k];
+    }
+    if let Some(r) = row.running {
+        if r != *running {
+            findings.push(finding(
+                "running_total",
+                format!(
+                    "running totals should be {} (sheet: {})",
+                    show_changes(header, running),
+                    show_changes(header, &r)
+                ),
+            ));
+            // Go on from the sheet's figures, so one slip is reported once.
+            *running = r;
+        }
+    }
+    expected
+}
+
 /// Audits every row of a sheet.
 pub fn audit(sheet: &Sheet) -> Audit {
     let header = &sheet.header;
@@ -262,63 +330,7 @@ pub fn audit(sheet: &Sheet) -> Audit {
                 ));
             }
         }
-        let expected = if row.win {
-            check_win(row, &rules, &mut findings)
-        } else {
-            if row.changes.iter().any(|&c| c != 0) {
-                findings.push(finding(
-                    "draw_with_points",
-                    "a draw (荒牌) moves no points".into(),
-                ));
-            }
-            None
-        };
-        if let Some(exp) = expected {
-            if exp != row.changes {
-                findings.push(finding(
-                    "payment",
-                    format!(
-                        "for {} points the changes are {} (sheet: {})",
-                        row.total.unwrap_or(0),
-                        show_changes(header, &exp),
-                        show_changes(header, &row.changes)
-                    ),
-                ));
-            }
-        }
-        let sum: i64 = row.changes.iter().sum();
-        if sum != 0 {
-            findings.push(finding(
-                "not_zero_sum",
-                format!("the changes add up to {sum}, not 0"),
-            ));
-        }
-        if let Some(k) = row.penalties.iter().position(|&p| p > 0) {
-            findings.push(finding(
-                "penalty",
-                format!(
-                    "a penalty is a deduction: {} has +{}",
-                    header.players[k], row.penalties[k]
-                ),
-            ));
-        }
-        for (k, r) in running.iter_mut().enumerate() {
-            *r += row.changes[k] + row.penalties[k];
-        }
-        if let Some(r) = row.running {
-            if r != running {
-                findings.push(finding(
-                    "running_total",
-                    format!(
-                        "running totals should be {} (sheet: {})",
-                        show_changes(header, &running),
-                        show_changes(header, &r)
-                    ),
-                ));
-                // Go on from the sheet's figures, so one slip is reported once.
-                running = r;
-            }
-        }
+        let expected = check_points(row, header, &mut running, &mut findings);
         let ours = match (&row.notation, row.winner, seats, prevalent, row.win) {
             (Some(text), Some(w), Some(s), Some(p), true) => {
                 match score_row(row, text, s[w], p, &rules) {
