@@ -12,7 +12,8 @@ use image::{Rgb, RgbImage, imageops};
 use crate::layout::GroupKind;
 use crate::scan::ScanOutcome;
 
-const CJK_FONTS: &[&str] = &[
+/// Fonts with Chinese, where Debian puts them (the first found is used).
+pub const CJK_FONTS: &[&str] = &[
     "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
     "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",

@@ -2,14 +2,15 @@
 //! summary shows them as ignored rather than passed. Sets `no_shared` when `../shared` is not
 //! beside the repository, and `no_onnxruntime` when the ONNX Runtime library is in none of the
 //! places suanfan looks (unless `SUANFAN_REQUIRE_ONNXRUNTIME` is set: then the tests run and fail),
-//! and `no_ffmpeg` when the `ffmpeg` program does not run (unless `SUANFAN_REQUIRE_FFMPEG` is set).
+//! `no_ffmpeg` when the `ffmpeg` program does not run (unless `SUANFAN_REQUIRE_FFMPEG` is set),
+//! and `no_xvfb` when there is no `Xvfb` to open the window in (unless `SUANFAN_REQUIRE_XVFB`).
 
 use std::path::PathBuf;
 
 const ORT_LIBRARY: &str = "libonnxruntime.so.1.31.1";
 
 fn main() {
-    println!("cargo::rustc-check-cfg=cfg(no_shared, no_onnxruntime, no_ffmpeg)");
+    println!("cargo::rustc-check-cfg=cfg(no_shared, no_onnxruntime, no_ffmpeg, no_xvfb)");
     println!("cargo::rerun-if-changed=src/build.rs");
     let repo = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let shared = repo.join("../shared/scoring");
@@ -24,6 +25,7 @@ fn main() {
         "XDG_DATA_HOME",
         "SUANFAN_REQUIRE_ONNXRUNTIME",
         "SUANFAN_REQUIRE_FFMPEG",
+        "SUANFAN_REQUIRE_XVFB",
         "PATH",
     ] {
         println!("cargo::rerun-if-env-changed={v}");
@@ -51,5 +53,12 @@ fn main() {
         .is_ok_and(|o| o.status.success());
     if !ffmpeg && env("SUANFAN_REQUIRE_FFMPEG").is_none() {
         println!("cargo::rustc-cfg=no_ffmpeg");
+    }
+    let xvfb = std::process::Command::new("Xvfb")
+        .arg("-help")
+        .output()
+        .is_ok();
+    if !xvfb && env("SUANFAN_REQUIRE_XVFB").is_none() {
+        println!("cargo::rustc-cfg=no_xvfb");
     }
 }

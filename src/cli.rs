@@ -56,7 +56,8 @@ struct AuditArgs {
 #[derive(Args, Debug)]
 struct LiveArgs {
     /// `camera` (or `camera:N`, `/dev/videoN`), a video file, a stream URL, or a folder of
-    /// images played as frames.
+    /// images played as frames; `none` opens the window with no source (photos and hands
+    /// only).
     #[arg(default_value = "camera")]
     source: String,
     /// No window: print one line per locked hand (JSON with --format json).
@@ -392,18 +393,48 @@ fn audit(a: &AuditArgs) -> Result<ExitCode, CliError> {
     })
 }
 
+/// The `live` window.
+#[cfg(feature = "gui")]
+fn window(
+    a: &LiveArgs,
+    opts: suanfan::capture::SourceOptions,
+    newest_only: bool,
+) -> Result<ExitCode, CliError> {
+    use suanfan::gui::{WindowOptions, run_window};
+    let vision = suanfan::vision::VisionConfig {
+        onnxruntime: a.onnxruntime.clone(),
+        threads: a.threads,
+        ..suanfan::vision::VisionConfig::default()
+    };
+    let track = suanfan::track::TrackConfig {
+        hold_seconds: a.hold,
+        ..suanfan::track::TrackConfig::default()
+    };
+    let source = (a.source != "none").then(|| a.source.clone());
+    run_window(WindowOptions {
+        source,
+        source_options: opts,
+        vision,
+        track,
+        newest_only,
+    })
+    .map_err(CliError::Setup)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "gui"))]
+fn window(_: &LiveArgs, _: suanfan::capture::SourceOptions, _: bool) -> Result<ExitCode, CliError> {
+    Err(CliError::Setup(
+        "this suanfan was built without the window (cargo feature `gui`): run `suanfan live --headless SOURCE`".to_string(),
+    ))
+}
+
 fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {
     use suanfan::capture::{self, SourceOptions};
     use suanfan::live::{self, Event};
     use suanfan::scan::to_text_in;
     use suanfan::track::TrackConfig;
     use suanfan::vision::{Recognizer, VisionConfig};
-    if !a.headless {
-        return Err(CliError::Input(
-            "this build has no window yet: run `suanfan live --headless SOURCE` (one line per locked hand)"
-                .to_string(),
-        ));
-    }
     let fps_ok = a.fps > 0.0 && a.fps <= 60.0;
     let hold_ok = (0.0..=30.0).contains(&a.hold);
     if !fps_ok || !hold_ok {
@@ -418,11 +449,19 @@ fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {
         realtime: a.realtime,
         ..SourceOptions::default()
     };
-    let source = capture::open(&a.source, opts).map_err(|e| CliError::Input(e.to_string()))?;
     let is_camera = a.source == "camera"
         || a.source.starts_with("camera:")
         || a.source.starts_with("/dev/video");
     let newest_only = a.realtime || is_camera || a.source.contains("://");
+    if !a.headless {
+        // In the window a video plays at its own speed, as a camera would show the table.
+        let opts = SourceOptions {
+            realtime: !std::path::Path::new(&a.source).is_dir(),
+            ..opts
+        };
+        return window(a, opts, true);
+    }
+    let source = capture::open(&a.source, opts).map_err(|e| CliError::Input(e.to_string()))?;
     eprintln!("suanfan: reading {}", source.describe());
     let cfg = VisionConfig {
         onnxruntime: a.onnxruntime.clone(),

@@ -43,7 +43,20 @@ fn pad(s: &str, w: usize) -> String {
     out
 }
 
-/// The full explanation of a score.
+/// Who pays what, in words.
+pub fn payment_text(p: &Payment) -> String {
+    match *p {
+        Payment::SelfDrawn { each } => {
+            format!("each of the three others pays {each} ({} in all)", 3 * each)
+        }
+        Payment::Discard { discarder, others } if others > 0 => format!(
+            "the discarder pays {discarder}, the two others {others} each ({} in all)",
+            p.received()
+        ),
+        Payment::Discard { discarder, .. } => format!("the discarder pays {discarder}"),
+    }
+}
+
 /// The language of the labels of text output (`--lang`); fan names are always given in
 /// Chinese and English.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -215,19 +228,7 @@ pub fn score_text_in(s: &Score, lang: Lang) -> String {
     }
     let _ = writeln!(o);
     if s.meets_minimum {
-        let pay = match s.payment {
-            Some(Payment::SelfDrawn { each }) => {
-                format!("each of the three others pays {each} ({} in all)", 3 * each)
-            }
-            Some(p @ Payment::Discard { discarder, others }) if others > 0 => {
-                format!(
-                    "the discarder pays {discarder}, the two others {others} each ({} in all)",
-                    p.received()
-                )
-            }
-            Some(Payment::Discard { discarder, .. }) => format!("the discarder pays {discarder}"),
-            None => String::new(),
-        };
+        let pay = s.payment.as_ref().map(payment_text).unwrap_or_default();
         let _ = writeln!(
             o,
             "{} {} points without flowers: met. {pay}.",

@@ -15,6 +15,8 @@ pub mod capture;
 pub mod decode;
 pub mod detection;
 pub mod explain;
+#[cfg(feature = "gui")]
+pub mod gui;
 #[cfg(feature = "serde")]
 pub mod json;
 pub mod layout;

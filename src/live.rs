@@ -4,8 +4,11 @@
 //! (the models never fall behind the table); from a file or a folder every sampled frame is
 //! read, so a run is repeatable.
 
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::time::Instant;
+
+use image::RgbImage;
 
 use crate::capture::{CaptureError, Frame, FrameSource};
 use crate::detection::Detection;
@@ -24,6 +27,8 @@ pub enum Event {
         seconds: f64,
         status: Status,
         detections: Vec<Detection>,
+        /// The picture (shared, not copied), for a window to show.
+        image: Arc<RgbImage>,
     },
     /// A hand locked: the scan of the fused tiles.
     Locked(Box<Locked>),
@@ -154,11 +159,14 @@ pub fn run(
             thumb: Thumb::of(&frame.image),
         };
         let (status, lock) = tracker.push(obs, |fused| decode(fused, given, rules));
+        let index = frame.index;
+        let seconds = frame.seconds;
         on_event(Event::Frame {
-            index: frame.index,
-            seconds: frame.seconds,
+            index,
+            seconds,
             status,
             detections,
+            image: Arc::new(frame.image),
         });
         if let Some(Lock {
             seconds,
@@ -170,12 +178,12 @@ pub fn run(
             summary.locked += 1;
             let confidence = weakest(&payload);
             let mut payload = payload;
-            payload.image = format!("frame {} at {:.1} s", frame.index, frame.seconds);
+            payload.image = format!("frame {index} at {seconds:.1} s");
             payload.ms_model = ms_frame;
             payload.ms_total = t0.elapsed().as_secs_f64() * 1e3;
             on_event(Event::Locked(Box::new(Locked {
                 seconds,
-                index: frame.index,
+                index,
                 outcome: payload,
                 frames,
                 confidence,

@@ -1,0 +1,352 @@
+//! The `live` window (eframe/egui): the picture with every tile outlined, the status, and the
+//! side panel (`panel`) with the hand, the circumstances and the score explained.
+//!
+//! Threads: the capture thread and the models run in `live::run` on a worker thread that
+//! sends events over a channel; the window drains it each frame and never waits on the
+//! models. A photo opened (File field or drag and drop) is read on a thread of its own.
+
+pub mod panel;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use eframe::egui::{self, Color32, ColorImage, Pos2, Stroke, TextureHandle, TextureOptions};
+use image::RgbImage;
+
+use crate::capture::{self, SourceOptions};
+use crate::detection::Detection;
+use crate::live::{self, Event};
+use crate::scan::{Given, scan_file};
+use crate::scoring::RuleSet;
+use crate::track::{Status, TrackConfig};
+use crate::vision::{Recognizer, VisionConfig};
+use panel::Panel;
+
+/// What the workers tell the window.
+enum Message {
+    Frame {
+        image: Arc<RgbImage>,
+        detections: Vec<Detection>,
+        status: Status,
+    },
+    /// A hand to show: its tiles (source pixels), the picture, source pixels per image pixel.
+    Hand {
+        detections: Vec<Detection>,
+        image: Option<(Arc<RgbImage>, f32)>,
+        name: String,
+    },
+    Note(String),
+}
+
+/// How the window starts.
+#[derive(Debug, Clone, Default)]
+pub struct WindowOptions {
+    /// A camera, video, stream or folder to watch; None: a calculator and photo reader only.
+    pub source: Option<String>,
+    pub source_options: SourceOptions,
+    pub vision: VisionConfig,
+    pub track: TrackConfig,
+    pub newest_only: bool,
+}
+
+/// The window's state.
+pub struct LiveApp {
+    panel: Panel,
+    inbox: Receiver<Message>,
+    outbox: Sender<Message>,
+    ctx: egui::Context,
+    vision: VisionConfig,
+    texture: Option<TextureHandle>,
+    /// Size of the picture shown, and source pixels per picture pixel.
+    picture: Option<([usize; 2], f32)>,
+    detections: Vec<Detection>,
+    status: Option<Status>,
+    notes: Vec<String>,
+    photo_path: String,
+}
+
+impl std::fmt::Debug for LiveApp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveApp")
+            .field("notes", &self.notes)
+            .finish()
+    }
+}
+
+/// Loads a font with Chinese as a fallback for all text; false when none is installed.
+pub fn install_cjk_font(ctx: &egui::Context) -> bool {
+    let Some(bytes) = crate::annotate::CJK_FONTS
+        .iter()
+        .find_map(|p| std::fs::read(p).ok())
+    else {
+        return false;
+    };
+    let mut fonts = egui::FontDefinitions::default();
+    fonts
+        .font_data
+        .insert("cjk".into(), Arc::new(egui::FontData::from_owned(bytes)));
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        fonts.families.entry(family).or_default().push("cjk".into());
+    }
+    ctx.set_fonts(fonts);
+    true
+}
+
+impl LiveApp {
+    /// A window over `opts.source` (if any); starts the worker.
+    pub fn new(ctx: &egui::Context, opts: WindowOptions) -> LiveApp {
+        let (outbox, inbox) = channel();
+        let mut app = LiveApp {
+            panel: Panel::default(),
+            inbox,
+            outbox,
+            ctx: ctx.clone(),
+            vision: opts.vision.clone(),
+            texture: None,
+            picture: None,
+            detections: Vec::new(),
+            status: None,
+            notes: Vec::new(),
+            photo_path: String::new(),
+        };
+        if !install_cjk_font(ctx) {
+            app.notes.push(
+                "no font with Chinese found: install fonts-noto-cjk (Chinese shows as boxes)"
+                    .into(),
+            );
+        }
+        if let Some(source) = opts.source.clone() {
+            app.watch(source, opts);
+        }
+        app
+    }
+
+    /// The worker: capture → models → tracker, events to the window.
+    fn watch(&mut self, source: String, opts: WindowOptions) {
+        let tx = self.outbox.clone();
+        let ctx = self.ctx.clone();
+        std::thread::spawn(move || {
+            let send = |m: Message| {
+                let _ = tx.send(m);
+                ctx.request_repaint();
+            };
+            let src = match capture::open(&source, opts.source_options) {
+                Ok(s) => s,
+                Err(e) => return send(Message::Note(e.to_string())),
+            };
+            let mut rec = match Recognizer::new(opts.vision.clone()) {
+                Ok(r) => r,
+                Err(e) => return send(Message::Note(e.to_string())),
+            };
+            let given = Given::default();
+            let rules = RuleSet::default();
+            let result = live::run(
+                src,
+                opts.newest_only,
+                &mut rec,
+                &given,
+                &rules,
+                opts.track,
+                |e| match e {
+                    Event::Frame {
+                        image,
+                        detections,
+                        status,
+                        ..
+                    } => send(Message::Frame {
+                        image,
+                        detections,
+                        status,
+                    }),
+                    Event::Locked(l) => send(Message::Hand {
+                        detections: l.outcome.detections.clone(),
+                        image: None,
+                        name: l.outcome.image.clone(),
+                    }),
+                    Event::BadFrame(m) => send(Message::Note(m)),
+                },
+            );
+            match result {
+                Ok(s) => send(Message::Note(match s.failure {
+                    Some(f) => format!("the source stopped: {f}"),
+                    None => format!("the source ended after {} frames", s.frames),
+                })),
+                Err(e) => send(Message::Note(e.to_string())),
+            }
+        });
+    }
+
+    /// Reads a photo on a thread of its own.
+    fn open_photo(&mut self, path: PathBuf) {
+        let tx = self.outbox.clone();
+        let ctx = self.ctx.clone();
+        let vision = self.vision.clone();
+        std::thread::spawn(move || {
+            let message = Recognizer::new(vision)
+                .and_then(|mut rec| {
+                    scan_file(&mut rec, &path, &Given::default(), &RuleSet::default())
+                })
+                .map_or_else(
+                    |e| Message::Note(e.to_string()),
+                    |(o, img)| Message::Hand {
+                        detections: o.detections,
+                        image: Some((Arc::new(img), o.scale)),
+                        name: path.display().to_string(),
+                    },
+                );
+            let _ = tx.send(message);
+            ctx.request_repaint();
+        });
+    }
+
+    fn show_picture(&mut self, image: &RgbImage, scale: f32) {
+        let size = [image.width() as usize, image.height() as usize];
+        let color = ColorImage::from_rgb(size, image.as_raw());
+        match &mut self.texture {
+            Some(t) => t.set(color, TextureOptions::LINEAR),
+            None => {
+                self.texture = Some(
+                    self.ctx
+                        .load_texture("frame", color, TextureOptions::LINEAR),
+                );
+            }
+        }
+        self.picture = Some((size, scale));
+    }
+
+    /// Takes every message waiting; only the newest frame is shown.
+    fn drain(&mut self) {
+        let mut newest = None;
+        while let Ok(m) = self.inbox.try_recv() {
+            match m {
+                Message::Frame { .. } => newest = Some(m),
+                Message::Hand {
+                    detections,
+                    image,
+                    name,
+                } => {
+                    if let Some((img, scale)) = image {
+                        self.show_picture(&img, scale);
+                        self.detections = detections.clone();
+                        self.status = None;
+                    }
+                    self.panel.set_hand(detections);
+                    if let Some(o) = &mut self.panel.outcome {
+                        o.image = name;
+                    }
+                }
+                Message::Note(n) => self.notes.push(n),
+            }
+        }
+        if let Some(Message::Frame {
+            image,
+            detections,
+            status,
+        }) = newest
+        {
+            self.show_picture(&image, 1.0);
+            self.detections = detections;
+            self.status = Some(status);
+        }
+    }
+
+    fn status_text(&self) -> String {
+        match &self.status {
+            None => String::new(),
+            Some(Status::Searching { tiles }) => format!("Searching ({tiles} tiles)"),
+            Some(Status::HoldStill { tiles, .. }) => format!("Hold still ({tiles} tiles)"),
+            Some(Status::Locked { .. }) => "Locked".to_string(),
+        }
+    }
+
+    fn picture_ui(&mut self, ui: &mut egui::Ui) {
+        let (Some(texture), Some((size, scale))) = (&self.texture, self.picture) else {
+            ui.centered_and_justified(|ui| {
+                ui.label("Open a photo (type its path above, or drop it here), or start with a camera or video: suanfan live SOURCE");
+            });
+            return;
+        };
+        let avail = ui.available_size();
+        let k = (avail.x / size[0] as f32)
+            .min(avail.y / size[1] as f32)
+            .max(0.01);
+        let shown = egui::vec2(size[0] as f32 * k, size[1] as f32 * k);
+        let response = ui.add(egui::Image::new((texture.id(), shown)));
+        let rect = response.rect;
+        // Source pixels → picture pixels → screen.
+        let to_screen =
+            |p: [f32; 2]| Pos2::new(rect.min.x + p[0] / scale * k, rect.min.y + p[1] / scale * k);
+        let painter = ui.painter_at(rect);
+        let locked = matches!(self.status, Some(Status::Locked { .. }) | None);
+        let colour = if locked {
+            Color32::from_rgb(40, 200, 80)
+        } else {
+            Color32::YELLOW
+        };
+        for d in &self.detections {
+            let pts: Vec<Pos2> = d.corners.iter().map(|&c| to_screen(c)).collect();
+            painter.add(egui::Shape::closed_line(pts, Stroke::new(2.0, colour)));
+        }
+    }
+}
+
+impl eframe::App for LiveApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.drain();
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        for p in dropped {
+            self.open_photo(p);
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        egui::Panel::top("bar").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label("Photo:");
+                ui.text_edit_singleline(&mut self.photo_path);
+                if ui.button("Open").clicked() && !self.photo_path.trim().is_empty() {
+                    let p = PathBuf::from(self.photo_path.trim());
+                    self.open_photo(p);
+                }
+                ui.separator();
+                ui.label(egui::RichText::new(self.status_text()).strong());
+            });
+            for n in self.notes.iter().rev().take(2) {
+                ui.label(
+                    egui::RichText::new(n)
+                        .small()
+                        .color(Color32::from_rgb(200, 120, 0)),
+                );
+            }
+        });
+        egui::Panel::right("score").min_size(360.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| self.panel.ui(ui));
+        });
+        egui::CentralPanel::default().show(ui, |ui| self.picture_ui(ui));
+    }
+}
+
+/// Opens the window and runs until it is closed.
+pub fn run_window(opts: WindowOptions) -> Result<(), String> {
+    let native = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("suanfan live")
+            .with_inner_size([1280.0, 800.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "suanfan live",
+        native,
+        Box::new(move |cc| Ok(Box::new(LiveApp::new(&cc.egui_ctx, opts)))),
+    )
+    .map_err(|e| {
+        format!("cannot open the window: {e} (is there a display? use --headless without one)")
+    })
+}

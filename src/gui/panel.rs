@@ -1,0 +1,321 @@
+//! The side panel: the hand read as tiles (click one to correct it), the circumstances a
+//! camera cannot see, and the score explained. Pure egui over plain data, so it is tested
+//! headless (`egui_kittest`).
+
+use eframe::egui::{self, Color32, RichText};
+
+use crate::detection::{CLASS_COUNT, Detection, Face};
+use crate::explain::Lang;
+use crate::layout::GroupKind;
+use crate::scan::{Given, ScanOutcome, finish};
+use crate::scoring::{Preset, RuleSet, WinContext};
+use crate::tile::Wind;
+
+/// What a camera cannot see, set in the panel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Controls {
+    pub context: WinContext,
+    /// None: the flowers seen in the picture count.
+    pub flowers: Option<u8>,
+    pub preset: Preset,
+    pub lang: Lang,
+}
+
+impl Default for Controls {
+    fn default() -> Self {
+        Controls {
+            context: WinContext::default(),
+            flowers: None,
+            preset: Preset::Mil,
+            lang: Lang::En,
+        }
+    }
+}
+
+/// The hand shown: its tiles, the corrections made by hand, and its score.
+#[derive(Debug, Default)]
+pub struct Panel {
+    pub controls: Controls,
+    detections: Vec<Detection>,
+    corrections: Vec<(usize, Face)>,
+    pub outcome: Option<ScanOutcome>,
+    /// The tile whose correction menu is open.
+    picked: Option<usize>,
+}
+
+fn label(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+    }
+}
+
+fn group_colour(kind: GroupKind) -> Color32 {
+    match kind {
+        GroupKind::Hand => Color32::from_rgb(40, 160, 70),
+        GroupKind::Winning => Color32::from_rgb(230, 130, 0),
+        GroupKind::Chow { .. } | GroupKind::Pung { .. } | GroupKind::Kong { .. } => {
+            Color32::from_rgb(40, 110, 230)
+        }
+        GroupKind::ConcealedKong => Color32::from_rgb(0, 170, 190),
+        GroupKind::Bonus => Color32::from_rgb(170, 70, 200),
+        GroupKind::Stray => Color32::GRAY,
+    }
+}
+
+impl Panel {
+    /// Shows a new hand (the fused tiles of a locked hand, or a photo's).
+    pub fn set_hand(&mut self, detections: Vec<Detection>) {
+        self.detections = detections;
+        self.corrections.clear();
+        self.picked = None;
+        self.rescore();
+    }
+
+    /// The tiles with the corrections applied: a corrected tile is certain of its face.
+    fn corrected(&self) -> Vec<Detection> {
+        let mut d = self.detections.clone();
+        for &(i, face) in &self.corrections {
+            if let Some(t) = d.get_mut(i) {
+                t.face_down = false;
+                t.probs = vec![0.0; CLASS_COUNT];
+                t.probs[face.class()] = 1.0;
+            }
+        }
+        d
+    }
+
+    /// Scores the hand again with the controls and corrections.
+    pub fn rescore(&mut self) {
+        if self.detections.is_empty() {
+            self.outcome = None;
+            return;
+        }
+        let c = self.controls;
+        let mut context = c.context;
+        context.flowers = c.flowers.unwrap_or(0);
+        let given = Given {
+            context,
+            flowers_given: c.flowers.is_some(),
+            winds_given: true,
+            self_drawn_given: true,
+        };
+        let rules = RuleSet::preset(c.preset);
+        let name = self
+            .outcome
+            .as_ref()
+            .map(|o| o.image.clone())
+            .unwrap_or_default();
+        let o = finish(
+            name,
+            self.corrected(),
+            &given,
+            &rules,
+            0.0,
+            0.0,
+            std::time::Instant::now(),
+        );
+        self.outcome = Some(o);
+    }
+
+    /// Sets tile `i` to `face` and scores again.
+    pub fn correct(&mut self, i: usize, face: Face) {
+        self.corrections.retain(|(k, _)| *k != i);
+        self.corrections.push((i, face));
+        self.picked = None;
+        self.rescore();
+    }
+
+    /// Draws the panel; rescoring happens inside when anything changes.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let lang = self.controls.lang;
+        if self.controls_ui(ui) {
+            self.rescore();
+        }
+        ui.separator();
+        let Some(o) = &self.outcome else {
+            ui.label(label(lang, "No hand yet.", "还没有手牌。"));
+            return;
+        };
+        ui.heading(label(lang, "Hand", "手牌"));
+        let mut clicked = None;
+        ui.horizontal_wrapped(|ui| {
+            for g in &o.reading.groups {
+                for &i in &g.tiles {
+                    let text = o.face_of(i).map_or("▮".to_string(), |(f, _)| f.to_string());
+                    let doubtful = o.decoded.changes.iter().any(|c| c.det == i);
+                    let text = if doubtful { format!("{text}?") } else { text };
+                    let button = egui::Button::new(
+                        RichText::new(text)
+                            .color(group_colour(g.kind))
+                            .strong()
+                            .size(18.0),
+                    );
+                    if ui.add(button).on_hover_text(g.kind.name()).clicked() {
+                        clicked = Some(i);
+                    }
+                }
+                ui.add_space(8.0);
+            }
+        });
+        if let Some(i) = clicked {
+            self.picked = Some(i);
+        }
+        if let Some(i) = self.picked {
+            if let Some(face) = self.correction_ui(ui, i) {
+                self.correct(i, face);
+            }
+        }
+        if let Some(o) = &self.outcome {
+            score_ui(ui, o, lang);
+        }
+    }
+
+    /// The circumstances; true when one changed.
+    fn controls_ui(&mut self, ui: &mut egui::Ui) -> bool {
+        let c = &mut self.controls;
+        let before = *c;
+        let lang = c.lang;
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut c.lang, Lang::En, "English");
+            ui.selectable_value(&mut c.lang, Lang::Zh, "中文");
+            egui::ComboBox::new("rules", label(lang, "Rules", "规则"))
+                .selected_text(c.preset.name())
+                .show_ui(ui, |ui| {
+                    for p in Preset::ALL {
+                        ui.selectable_value(&mut c.preset, p, p.name());
+                    }
+                });
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut c.context.self_drawn, label(lang, "Self-drawn", "自摸"));
+            ui.checkbox(
+                &mut c.context.fourth_tile,
+                label(lang, "Fourth tile", "和绝张"),
+            );
+            ui.checkbox(&mut c.context.last_tile, label(lang, "Last tile", "海底"));
+            ui.checkbox(&mut c.context.kong, label(lang, "Kong", "杠"));
+        });
+        ui.horizontal(|ui| {
+            for (text, wind) in [
+                (label(lang, "Seat", "门风"), &mut c.context.seat_wind),
+                (
+                    label(lang, "Prevalent", "圈风"),
+                    &mut c.context.prevalent_wind,
+                ),
+            ] {
+                egui::ComboBox::new(text, text)
+                    .selected_text(wind.to_string())
+                    .width(40.0)
+                    .show_ui(ui, |ui| {
+                        for w in [Wind::East, Wind::South, Wind::West, Wind::North] {
+                            ui.selectable_value(wind, w, w.to_string());
+                        }
+                    });
+            }
+        });
+        ui.horizontal(|ui| {
+            let mut fixed = c.flowers.is_some();
+            ui.checkbox(&mut fixed, label(lang, "Flowers", "花牌"));
+            let mut n = c.flowers.unwrap_or(0);
+            if fixed {
+                ui.add(egui::Slider::new(&mut n, 0..=8));
+            } else {
+                ui.label(label(lang, "as seen", "按画面"));
+            }
+            c.flowers = fixed.then_some(n);
+        });
+        *c != before
+    }
+
+    /// The model's alternatives for tile `i`, then any face; the face chosen, if any.
+    fn correction_ui(&self, ui: &mut egui::Ui, i: usize) -> Option<Face> {
+        let d = self.detections.get(i)?;
+        let mut chosen = None;
+        ui.group(|ui| {
+            ui.label(format!(
+                "{} {}",
+                label(self.controls.lang, "Correct tile", "更正牌"),
+                i + 1
+            ));
+            ui.horizontal_wrapped(|ui| {
+                for (face, p) in d.ranked().into_iter().take(4) {
+                    if ui.button(format!("{face} {:.0}%", 100.0 * p)).clicked() {
+                        chosen = Some(face);
+                    }
+                }
+            });
+            egui::ComboBox::new("any face", label(self.controls.lang, "any face", "其他牌"))
+                .selected_text("…")
+                .show_ui(ui, |ui| {
+                    for c in 0..CLASS_COUNT {
+                        if let Some(face) = Face::from_class(c) {
+                            if ui.selectable_label(false, face.to_string()).clicked() {
+                                chosen = Some(face);
+                            }
+                        }
+                    }
+                });
+        });
+        chosen
+    }
+}
+
+/// Fans, what was not counted, total, minimum and payments.
+fn score_ui(ui: &mut egui::Ui, o: &ScanOutcome, lang: Lang) {
+    let Some(s) = &o.score else {
+        ui.label(
+            RichText::new(label(lang, "Not a valid winning hand.", "不是有效的和牌。"))
+                .color(Color32::RED),
+        );
+        for issue in &o.issues {
+            ui.label(issue);
+        }
+        return;
+    };
+    ui.label(RichText::new(crate::notation::format_hand(&s.hand)).monospace());
+    ui.heading(label(lang, "Fans", "番种"));
+    egui::Grid::new("fans").striped(true).show(ui, |ui| {
+        for e in &s.fans {
+            ui.label(format!("{}", e.total()));
+            ui.label(e.fan.zh());
+            ui.label(e.fan.en());
+            ui.label(if e.count > 1 {
+                format!("×{}", e.count)
+            } else {
+                String::new()
+            });
+            ui.end_row();
+        }
+    });
+    if !s.not_counted.is_empty() {
+        ui.collapsing(label(lang, "Not counted", "不计"), |ui| {
+            for n in &s.not_counted {
+                ui.label(format!("{} {} — {}", n.fan.zh(), n.fan.en(), n.reason));
+            }
+        });
+    }
+    ui.label(
+        RichText::new(format!("{} {}", label(lang, "Total", "合计"), s.total))
+            .strong()
+            .size(20.0),
+    );
+    let minimum = if s.meets_minimum {
+        RichText::new(label(lang, "Minimum of 8 met", "够八番起和"))
+            .color(Color32::from_rgb(40, 150, 60))
+    } else {
+        RichText::new(label(
+            lang,
+            "Below the minimum: a false win (错和)",
+            "不够八番: 错和",
+        ))
+        .color(Color32::RED)
+    };
+    ui.label(minimum);
+    if let Some(p) = s.payment {
+        ui.label(crate::explain::payment_text(&p));
+    }
+    for a in o.assumed.iter().chain(&s.notes) {
+        ui.label(RichText::new(a).small().weak());
+    }
+}

@@ -1,0 +1,131 @@
+//! The `live` window's side panel, headless through AccessKit (`egui_kittest`): the fans of a
+//! hand are shown, the circumstances rescore it, and a tile corrected by a click changes the
+//! score. Uses recorded detections (no ONNX Runtime, no display).
+
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use suanfan::gui::panel::Panel;
+
+fn panel_with(fixture: &str) -> Panel {
+    let path = format!(
+        "{}/tests/fixtures/{fixture}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let fx: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let dets = suanfan::json::detections_from_json(&fx["detections"]).unwrap();
+    let mut p = Panel::default();
+    p.set_hand(dets);
+    p
+}
+
+fn harness(panel: Panel) -> Harness<'static, Panel> {
+    // Chinese is drawn with a system font where one is installed; without one, as boxes
+    // (the labels the tests read are the same either way).
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(700.0, 900.0))
+        .allow_missing_glyphs()
+        .build_ui_state(|ui, p: &mut Panel| p.ui(ui), panel);
+    suanfan::gui::install_cjk_font(&h.ctx);
+    h.run();
+    h
+}
+
+fn total(h: &Harness<'_, Panel>) -> u32 {
+    h.state()
+        .outcome
+        .as_ref()
+        .and_then(|o| o.score.as_ref())
+        .map_or(0, |s| s.total)
+}
+
+#[test]
+fn the_panel_shows_the_fans_of_the_hand() {
+    let h = harness(panel_with("concealed_winning_apart"));
+    assert_eq!(total(&h), 14);
+    h.get_by_label("花龙");
+    h.get_by_label("Mixed Straight");
+    h.get_by_label("Total 14");
+    h.get_by_label("Minimum of 8 met");
+}
+
+#[test]
+fn circumstances_rescore_at_once() {
+    let mut h = harness(panel_with("concealed_winning_apart"));
+    h.get_by_label("Self-drawn").click();
+    h.run();
+    // 自摸 and 不求人 instead of 门前清: 14 - 2 + 4.
+    assert_eq!(total(&h), 16);
+    h.get_by_label("Total 16");
+    h.get_by_label("不求人");
+    h.get_by_label("中文").click();
+    h.run();
+    h.get_by_label("合计 16");
+}
+
+#[test]
+fn a_tile_corrected_by_a_click_changes_the_score() {
+    let mut h = harness(panel_with("concealed_winning_apart"));
+    let before = total(&h);
+    // The first 1m of the hand: read 1m, corrected to 7m (no longer a 花龙).
+    h.get_all_by_label("1m").next().unwrap().click();
+    h.run();
+    h.get_by_label("any face").click();
+    h.run();
+    h.get_by_label("7m").click();
+    h.run();
+    let after = h.state().outcome.as_ref().map(|o| o.score.is_some());
+    assert!(
+        after == Some(false) || total(&h) != before,
+        "total stayed {before}"
+    );
+    assert!(h.query_by_label("花龙").is_none(), "花龙 still shown");
+}
+
+/// One real window: `suanfan live none` under Xvfb (Mesa's software OpenGL) opens, draws and
+/// stays up until it is closed; a screenshot of the screen is not blank.
+#[test]
+#[cfg_attr(no_xvfb, ignore = "Xvfb is not installed")]
+fn the_window_opens_under_xvfb() {
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let display = ":87";
+    let mut xvfb = Command::new("Xvfb")
+        .args([display, "-screen", "0", "1280x800x24"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let mut window = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .args(["live", "none"])
+        .env("DISPLAY", display)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(5));
+    let alive = window.try_wait().unwrap().is_none();
+    let shot = std::env::temp_dir().join("suanfan-window-test.xwd");
+    let grabbed = Command::new("xwd")
+        .args(["-root", "-display", display, "-out", shot.to_str().unwrap()])
+        .status()
+        .map(|s| s.success());
+    let _ = window.kill();
+    let out = window.wait_with_output().unwrap();
+    let _ = xvfb.kill();
+    let _ = xvfb.wait();
+    assert!(
+        alive,
+        "the window closed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if grabbed.unwrap_or(false) {
+        // An XWD dump: the pixels after the header must not all be one value.
+        let bytes = std::fs::read(&shot).unwrap();
+        let tail = &bytes[bytes.len() / 2..];
+        assert!(tail.iter().any(|&b| b != tail[0]), "the screen is blank");
+    }
+}
