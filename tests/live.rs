@@ -308,8 +308,14 @@ fn a_truncated_video_reads_what_it_has_and_ends() {
 }
 
 #[test]
-fn the_window_is_not_claimed() {
-    let out = live(&["datasets/samples"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--headless"));
+fn without_a_display_the_window_says_to_use_headless() {
+    let out = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .args(["live", "datasets/samples"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--headless"), "{stderr}");
 }
