@@ -80,6 +80,13 @@ struct LiveArgs {
     /// Print every frame's status on stderr.
     #[arg(long)]
     verbose: bool,
+    /// In the window: keep each hand ("Next hand") as a row of this score sheet (CSV, the
+    /// format `suanfan audit` reads).
+    #[arg(long, value_name = "SHEET.csv")]
+    log: Option<std::path::PathBuf>,
+    /// The four players for --log, in their seats East, South, West, North at hand 1.
+    #[arg(long, default_value = "East,South,West,North")]
+    players: String,
     /// ONNX Runtime library (libonnxruntime.so.1.31.1); found automatically otherwise.
     #[arg(long)]
     onnxruntime: Option<std::path::PathBuf>,
@@ -411,12 +418,20 @@ fn window(
         ..suanfan::track::TrackConfig::default()
     };
     let source = (a.source != "none").then(|| a.source.clone());
+    let names: Vec<String> = a.players.split(',').map(|p| p.trim().to_string()).collect();
+    let players: [String; 4] = names
+        .try_into()
+        .map_err(|_| CliError::Input("--players needs four names separated by commas".into()))?;
+    if players.iter().any(|p| p.is_empty()) {
+        return Err(CliError::Input("--players: a name is empty".into()));
+    }
     run_window(WindowOptions {
         source,
         source_options: opts,
         vision,
         track,
         newest_only,
+        log: a.log.clone().map(|l| (l, players)),
     })
     .map_err(CliError::Setup)?;
     Ok(ExitCode::SUCCESS)

@@ -129,3 +129,34 @@ fn the_window_opens_under_xvfb() {
         assert!(tail.iter().any(|&b| b != tail[0]), "the screen is blank");
     }
 }
+
+/// "Next hand" writes the hand to the session log in the score-sheet format, with the winds
+/// of the hand number, and `audit` agrees with the row.
+#[test]
+fn next_hand_keeps_the_hand_in_a_sheet_that_audit_reads() {
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("session-log.csv");
+    let _ = std::fs::remove_file(&path);
+    let players = ["甲", "乙", "丙", "丁"].map(String::from);
+    let mut panel = panel_with("concealed_winning_apart");
+    panel.session =
+        Some(suanfan::gui::session::Session::create(&path, players, &Default::default()).unwrap());
+    panel.rescore();
+    let mut h = harness(panel);
+    // Hand 1, 甲 (East) wins on 乙's discard: 14 points, as in the first test.
+    assert_eq!(total(&h), 14);
+    h.get_by_label("Next hand").click();
+    h.run();
+    assert!(h.state().outcome.is_none());
+    assert_eq!(h.state().session.as_ref().map(|s| s.hand_number), Some(2));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("# players: 甲, 乙, 丙, 丁"), "{text}");
+    let sheet = suanfan::audit::sheet::read(&text).unwrap();
+    let audit = suanfan::audit::audit(&sheet);
+    assert_eq!(audit.verdicts.len(), 1);
+    assert!(
+        audit.verdicts[0].agrees(),
+        "{}",
+        suanfan::audit::report::to_text(&audit)
+    );
+    assert_eq!(audit.verdicts[0].row.changes, [38, -22, -8, -8]);
+}

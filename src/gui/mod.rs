@@ -6,6 +6,7 @@
 //! models. A photo opened (File field or drag and drop) is read on a thread of its own.
 
 pub mod panel;
+pub mod session;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -48,6 +49,8 @@ pub struct WindowOptions {
     pub vision: VisionConfig,
     pub track: TrackConfig,
     pub newest_only: bool,
+    /// Keep hands in this session log (score-sheet CSV), with these players.
+    pub log: Option<(PathBuf, [String; 4])>,
 }
 
 /// The window's state.
@@ -110,6 +113,15 @@ impl LiveApp {
             notes: Vec::new(),
             photo_path: String::new(),
         };
+        if let Some((path, players)) = &opts.log {
+            match session::Session::create(path, players.clone(), &RuleSet::default()) {
+                Ok(s) => app.panel.session = Some(s),
+                Err(e) => app.notes.push(format!(
+                    "cannot write the session log {}: {e}",
+                    path.display()
+                )),
+            }
+        }
         if !install_cjk_font(ctx) {
             app.notes.push(
                 "no font with Chinese found: install fonts-noto-cjk (Chinese shows as boxes)"

@@ -11,6 +11,8 @@ use crate::scan::{Given, ScanOutcome, finish};
 use crate::scoring::{Preset, RuleSet, WinContext};
 use crate::tile::Wind;
 
+use super::session::Session;
+
 /// What a camera cannot see, set in the panel.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Controls {
@@ -41,6 +43,10 @@ pub struct Panel {
     pub outcome: Option<ScanOutcome>,
     /// The tile whose correction menu is open.
     picked: Option<usize>,
+    /// The session log, when the window keeps one: who won from whom at which hand.
+    pub session: Option<Session>,
+    /// What the last "Next hand" did.
+    pub kept: Option<String>,
 }
 
 fn label(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
@@ -169,6 +175,33 @@ impl Panel {
         if let Some(o) = &self.outcome {
             score_ui(ui, o, lang);
         }
+        self.next_hand_ui(ui);
+    }
+
+    /// "Next hand": the hand shown goes to the session log, the panel clears.
+    fn next_hand_ui(&mut self, ui: &mut egui::Ui) {
+        let lang = self.controls.lang;
+        let Some(session) = &mut self.session else {
+            return;
+        };
+        let score = self.outcome.as_ref().and_then(|o| o.score.as_ref());
+        ui.separator();
+        let button = ui.add_enabled(
+            score.is_some(),
+            egui::Button::new(label(lang, "Next hand", "下一盘")),
+        );
+        if let (true, Some(s)) = (button.clicked(), score) {
+            let hand = session.hand_number;
+            let rules = RuleSet::preset(self.controls.preset);
+            self.kept = Some(match session.keep(s, &rules) {
+                Ok(()) => format!("hand {hand} kept in {}", session.path().display()),
+                Err(e) => format!("cannot write {}: {e}", session.path().display()),
+            });
+            self.set_hand(Vec::new());
+        }
+        if let Some(k) = &self.kept {
+            ui.label(RichText::new(k).small());
+        }
     }
 
     /// The circumstances; true when one changed.
@@ -196,6 +229,14 @@ impl Panel {
             ui.checkbox(&mut c.context.last_tile, label(lang, "Last tile", "海底"));
             ui.checkbox(&mut c.context.kong, label(lang, "Kong", "杠"));
         });
+        if let Some(session) = &mut self.session {
+            session_ui(ui, session, lang);
+            let (prevalent, seat) = session.winds();
+            c.context.prevalent_wind = prevalent;
+            c.context.seat_wind = seat;
+            c.context.self_drawn = session.from.is_none();
+            return *c != before;
+        }
         ui.horizontal(|ui| {
             for (text, wind) in [
                 (label(lang, "Seat", "门风"), &mut c.context.seat_wind),
@@ -259,6 +300,36 @@ impl Panel {
         });
         chosen
     }
+}
+
+/// Hand number, winner and discarder of the session log (they set the winds and self-drawn).
+fn session_ui(ui: &mut egui::Ui, session: &mut Session, lang: Lang) {
+    ui.horizontal(|ui| {
+        let name = ui.label(label(lang, "Hand no.", "盘"));
+        ui.add(egui::DragValue::new(&mut session.hand_number).range(1..=16))
+            .labelled_by(name.id);
+        let players = session.players.clone();
+        egui::ComboBox::new("winner", label(lang, "Winner", "和牌者"))
+            .selected_text(players[session.winner].as_str())
+            .show_ui(ui, |ui| {
+                for (k, p) in players.iter().enumerate() {
+                    ui.selectable_value(&mut session.winner, k, p.as_str());
+                }
+            });
+        let from_text = session
+            .from
+            .map_or(label(lang, "self-drawn", "自摸").to_string(), |d| {
+                players[d].clone()
+            });
+        egui::ComboBox::new("from", label(lang, "From", "点和者"))
+            .selected_text(from_text)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut session.from, None, label(lang, "self-drawn", "自摸"));
+                for (k, p) in players.iter().enumerate() {
+                    ui.selectable_value(&mut session.from, Some(k), p.as_str());
+                }
+            });
+    });
 }
 
 /// Fans, what was not counted, total, minimum and payments.
