@@ -8,21 +8,11 @@
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Read;
-use std::path::Path;
+mod common;
+
 use std::time::{Duration, Instant};
 
 use suanfan::scoring::RuleSet;
-
-fn load() -> Option<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/scoring/corpus-dev.jsonl.gz");
-    let file = std::fs::File::open(&path).ok()?;
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .ok()?;
-    Some(text)
-}
 
 /// The bare hand object of each corpus line.
 fn bare_hands(corpus: &str) -> String {
@@ -59,7 +49,7 @@ fn measure(name: &str, input: &[u8], lines: usize, threads: usize) {
 }
 
 fn main() {
-    let Some(corpus) = load() else {
+    let Some(corpus) = common::corpus_text() else {
         println!(
             "skipped: ../shared/scoring/corpus-dev.jsonl.gz not found (it sits beside the repository in the team checkout)"
         );

@@ -7,20 +7,15 @@
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Read;
-use std::path::Path;
+mod common;
+
 use std::time::{Duration, Instant};
 
 use suanfan::json::parse_batch_line;
 use suanfan::scoring::{Hand, RuleSet, WinContext, score, total_points};
 
 fn load() -> Option<Vec<(Hand, WinContext)>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/scoring/corpus-dev.jsonl.gz");
-    let file = std::fs::File::open(&path).ok()?;
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .ok()?;
+    let text = common::corpus_text()?;
     Some(
         text.lines()
             .filter_map(|l| parse_batch_line(l).ok())

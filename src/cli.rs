@@ -464,10 +464,7 @@ fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {
         realtime: a.realtime,
         ..SourceOptions::default()
     };
-    let is_camera = a.source == "camera"
-        || a.source.starts_with("camera:")
-        || a.source.starts_with("/dev/video");
-    let newest_only = a.realtime || is_camera || a.source.contains("://");
+    let newest_only = a.realtime || capture::is_camera(&a.source) || a.source.contains("://");
     if !a.headless {
         // In the window a video plays at its own speed, as a camera would show the table.
         let opts = SourceOptions {

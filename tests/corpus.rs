@@ -29,6 +29,17 @@ fn shared(rel: &str) -> Option<PathBuf> {
 /// The four 1-point chow fans whose labelling may tie (see shared/scoring/README.md).
 const CHOW_PAIR_FANS: [&str; 4] = ["一般高", "喜相逢", "连六", "老少副"];
 
+/// The dev corpus, one JSON line per hand (None, with a message, when ../shared is absent).
+fn corpus_text() -> Option<String> {
+    let path = shared("corpus-dev.jsonl.gz")?;
+    let mut text = String::new();
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{e}"));
+    flate2::read::GzDecoder::new(file)
+        .read_to_string(&mut text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    Some(text)
+}
+
 /// Fan counts without 花牌; the chow-pair fans summed under one key (the labelling tie).
 fn normalise(fans: impl IntoIterator<Item = (String, u64)>) -> BTreeMap<String, u64> {
     let mut m = BTreeMap::new();
@@ -73,14 +84,9 @@ fn score_hand(h: &Value) -> Result<Score, String> {
 #[test]
 #[cfg_attr(no_shared, ignore = "../shared is not beside the repository")]
 fn every_dev_corpus_hand_agrees_with_the_reference() {
-    let Some(path) = shared("corpus-dev.jsonl.gz") else {
+    let Some(text) = corpus_text() else {
         return;
     };
-    let mut text = String::new();
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{e}"));
-    flate2::read::GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .unwrap_or_else(|e| panic!("{e}"));
     let mut failures = Vec::new();
     let mut n = 0;
     for line in text.lines() {
@@ -206,14 +212,9 @@ fn gb_mahjong_expectations_agree_but_for_the_documented_knitted_body_wait() {
 #[test]
 #[cfg_attr(no_shared, ignore = "../shared is not beside the repository")]
 fn batch_answers_equal_the_reference_path_on_the_whole_corpus() {
-    let Some(path) = shared("corpus-dev.jsonl.gz") else {
+    let Some(text) = corpus_text() else {
         return;
     };
-    let mut text = String::new();
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{e}"));
-    flate2::read::GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .unwrap_or_else(|e| panic!("{e}"));
     let rules = RuleSet::default();
     let mut input = String::new();
     let mut expected = String::new();

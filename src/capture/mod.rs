@@ -99,6 +99,11 @@ pub fn open(spec: &str, opts: SourceOptions) -> Result<Box<dyn FrameSource>, Cap
     Ok(Box::new(Video::open(spec, opts)?))
 }
 
+/// Whether `spec` names a camera (`camera`, `camera:N`, `/dev/videoN`).
+pub fn is_camera(spec: &str) -> bool {
+    camera_device(spec).is_some()
+}
+
 /// The device of a camera source, if `spec` names one.
 fn camera_device(spec: &str) -> Option<String> {
     if spec == "camera" {

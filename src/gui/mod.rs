@@ -67,6 +67,8 @@ pub struct LiveApp {
     status: Option<Status>,
     notes: Vec<String>,
     photo_path: String,
+    /// The photo reader, started on the first photo (it keeps its models loaded).
+    photos: Option<Sender<PathBuf>>,
 }
 
 impl std::fmt::Debug for LiveApp {
@@ -112,6 +114,7 @@ impl LiveApp {
             status: None,
             notes: Vec::new(),
             photo_path: String::new(),
+            photos: None,
         };
         if let Some((path, players)) = &opts.log {
             match session::Session::create(path, players.clone(), &RuleSet::default()) {
@@ -191,25 +194,13 @@ impl LiveApp {
 
     /// Reads a photo on a thread of its own.
     fn open_photo(&mut self, path: PathBuf) {
-        let tx = self.outbox.clone();
-        let ctx = self.ctx.clone();
-        let vision = self.vision.clone();
-        std::thread::spawn(move || {
-            let message = Recognizer::new(vision)
-                .and_then(|mut rec| {
-                    scan_file(&mut rec, &path, &Given::default(), &RuleSet::default())
-                })
-                .map_or_else(
-                    |e| Message::Note(e.to_string()),
-                    |(o, img)| Message::Hand {
-                        detections: o.detections,
-                        image: Some((Arc::new(img), o.scale)),
-                        name: path.display().to_string(),
-                    },
-                );
-            let _ = tx.send(message);
-            ctx.request_repaint();
+        let worker = self.photos.get_or_insert_with(|| {
+            photo_worker(self.vision.clone(), self.outbox.clone(), self.ctx.clone())
         });
+        if worker.send(path).is_err() {
+            self.notes
+                .push("the photo reader stopped: restart the window".into());
+        }
     }
 
     fn show_picture(&mut self, image: &RgbImage, scale: f32) {
@@ -301,6 +292,36 @@ impl LiveApp {
             painter.add(egui::Shape::closed_line(pts, Stroke::new(2.0, colour)));
         }
     }
+}
+
+/// A thread that reads the photos sent to it with one set of models.
+fn photo_worker(vision: VisionConfig, tx: Sender<Message>, ctx: egui::Context) -> Sender<PathBuf> {
+    let (paths, inbox) = channel::<PathBuf>();
+    std::thread::spawn(move || {
+        let mut rec = match Recognizer::new(vision) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = tx.send(Message::Note(e.to_string()));
+                ctx.request_repaint();
+                return;
+            }
+        };
+        for path in inbox {
+            let message = match scan_file(&mut rec, &path, &Given::default(), &RuleSet::default()) {
+                Ok((o, img)) => Message::Hand {
+                    detections: o.detections,
+                    image: Some((Arc::new(img), o.scale)),
+                    name: path.display().to_string(),
+                },
+                Err(e) => Message::Note(e.to_string()),
+            };
+            if tx.send(message).is_err() {
+                return;
+            }
+            ctx.request_repaint();
+        }
+    });
+    paths
 }
 
 impl eframe::App for LiveApp {

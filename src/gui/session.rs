@@ -31,13 +31,16 @@ fn header(players: &[String; 4]) -> Header {
     }
 }
 
-/// A CSV field, quoted when it must be.
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+/// Appends one CSV record (quoted where a field needs it) to `path`.
+fn append_record<I, T>(path: &Path, fields: I) -> std::io::Result<()>
+where
+    I: IntoIterator<Item = T>,
+    T: AsRef<[u8]>,
+{
+    let file = std::fs::OpenOptions::new().append(true).open(path)?;
+    let mut w = csv::Writer::from_writer(file);
+    w.write_record(fields)?;
+    w.flush()
 }
 
 impl Session {
@@ -50,15 +53,26 @@ impl Session {
             .append(true)
             .open(path)?;
         if fresh {
-            let names: Vec<String> = players.iter().map(|p| field(p)).collect();
             writeln!(f, "# suanfan live session log (score sheet format)")?;
             writeln!(f, "# players: {}", players.join(", "))?;
             writeln!(f, "# rules: {}", rules.preset.name())?;
-            writeln!(
-                f,
-                "hand,prevalent,result,winner,from,total,flowers,fans,notation,{},time",
-                names.join(",")
-            )?;
+            let head = [
+                "hand",
+                "prevalent",
+                "result",
+                "winner",
+                "from",
+                "total",
+                "flowers",
+            ];
+            let head = head.iter().map(|h| h.to_string());
+            let tail = ["fans", "notation"].iter().map(|h| h.to_string());
+            let columns: Vec<String> = head
+                .chain(tail)
+                .chain(players.iter().cloned())
+                .chain(std::iter::once("time".to_string()))
+                .collect();
+            append_record(path, &columns)?;
         }
         Ok(Session {
             players,
@@ -94,25 +108,23 @@ impl Session {
             .collect();
         let notation = crate::notation::format_hand(&s.hand);
         let (prevalent, _) = self.winds();
-        let line = [
+        let record = [
             self.hand_number.to_string(),
             prevalent.to_string(),
             "win".to_string(),
-            field(&self.players[self.winner]),
-            from.map_or("self".to_string(), |d| field(&self.players[d])),
+            self.players[self.winner].clone(),
+            from.map_or("self".to_string(), |d| self.players[d].clone()),
             s.total.to_string(),
             s.context.flowers.to_string(),
-            field(&fans.join(";")),
-            field(&notation),
+            fans.join(";"),
+            notation,
             changes[0].to_string(),
             changes[1].to_string(),
             changes[2].to_string(),
             changes[3].to_string(),
             format!("{:.0}", self.started.elapsed().as_secs_f64()),
-        ]
-        .join(",");
-        let mut f = std::fs::OpenOptions::new().append(true).open(&self.path)?;
-        writeln!(f, "{line}")?;
+        ];
+        append_record(&self.path, &record)?;
         self.rows += 1;
         self.hand_number = (self.hand_number % 16) + 1;
         Ok(())
