@@ -11,6 +11,8 @@ Sets (none of them trained on):
   phone photo's size; only the tiles wholly inside count.
 - `no-tiles`: pieces of the held-out photos with no tile in them (table, floor, hands,
   things around), scaled up; every tile reported there is a false one.
+- `crops`: the camerash-dev crops, each one tile filling the whole picture (some are of sets
+  the classifier trains on: this measures finding a frame-filling tile more than faces).
 - `camerash`: the camerash-dev photos with boxes in datasets/labels (where tiles are, not which
   faces): localisation only.
 
@@ -23,6 +25,7 @@ else), and the scan time. Pictures are written to tools/.cache/eval_photos/ (not
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import random
 import subprocess
@@ -147,6 +150,19 @@ def no_tiles(rng: random.Random) -> list[tuple[Image.Image, list]]:
     return items
 
 
+def crops() -> list[tuple[Image.Image, list]]:
+    """The camerash-dev crops as they are: one tile filling the whole picture (the finder's
+    hardest case; the classifier reads most of them alone)."""
+    items = []
+    table = faces.SHARED / "camerash-dev" / "labels.csv"
+    if not table.exists():
+        return items
+    for row in csv.DictReader(table.open()):
+        img = Image.open(table.parent / row["crop"]).convert("RGB")
+        items.append((img, [(row["tile"], (0.0, 0.0, float(img.width), float(img.height)))]))
+    return items
+
+
 def camerash() -> list[tuple[Image.Image, list]]:
     items = []
     for lab in sorted((REPO / "datasets" / "labels").glob("*.json")):
@@ -219,6 +235,7 @@ def main():
         "closeup-few": lambda: closeups(True, rng),
         "no-tiles": lambda: no_tiles(rng),
         "camerash": lambda: camerash(),
+        "crops": lambda: crops(),
     }
     print(f"{'set':<12} {'photos':>6} {'precision':>9} {'recall':>7} {'F1':>6} {'exact':>11} {'false tiles':>11} {'ms/photo':>8}  found (any face): P / R")
     for name in args.sets.split(","):
