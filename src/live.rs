@@ -144,7 +144,7 @@ pub fn run(
         };
         summary.frames += 1;
         let t0 = Instant::now();
-        let (mut detections, _) = rec.detect(&frame.image)?;
+        let (mut detections, _) = rec.detect_frame(&frame.image)?;
         let ms_frame = t0.elapsed().as_secs_f64() * 1e3;
         ms_models += ms_frame;
         for d in &mut detections {

@@ -266,3 +266,47 @@ fn a_library_cut_short_gives_a_message_not_a_crash() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+fn a_picture_stretched_eight_times_is_read_as_the_hand() {
+    // Exported datasets squeeze photos into squares and blow crops up: the tiles of such a
+    // picture are many times taller than tiles are.
+    if !runtime() {
+        return;
+    }
+    let sample = repo().join("datasets/samples/hand-concealed.jpg");
+    let img = image::open(&sample).unwrap().to_rgb8();
+    let (w, h) = img.dimensions();
+    let tall = image::imageops::resize(&img, w, h * 8, image::imageops::FilterType::Triangle);
+    let dir = std::env::temp_dir().join(format!("suanfan-stretch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tall.png");
+    tall.save(&path).unwrap();
+    let out = scan(&[path.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let want: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sample.with_extension("json")).unwrap())
+            .unwrap();
+    let got = v["hand"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no hand read from the stretched sample: {}", v["issues"]));
+    assert_eq!(canonical(got), canonical(want["hand"].as_str().unwrap()));
+    // The outlines are in the stretched picture's pixels: tiles eight times taller.
+    let ys: Vec<f64> = v["tiles"][0]["corners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[1].as_f64().unwrap())
+        .collect();
+    let tall_side =
+        ys.iter().cloned().fold(f64::MIN, f64::max) - ys.iter().cloned().fold(f64::MAX, f64::min);
+    assert!(
+        tall_side > f64::from(h) * 0.3,
+        "tile {tall_side} px tall in a {h}×8 picture"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

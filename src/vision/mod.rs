@@ -28,6 +28,7 @@ use crate::detection::{CLASS_COUNT, Detection, Orientation};
 mod geometry;
 mod photo;
 mod runtime;
+mod stretch;
 
 use geometry::{Rect, covered, iou, orientations, sample_face};
 pub use photo::{Photo, load_image, load_photo};
@@ -171,6 +172,16 @@ pub struct Timings {
     pub rejected: usize,
 }
 
+impl Timings {
+    /// Adds the time of another pass (its rejected boxes are not added: they are of another
+    /// reading of the picture).
+    fn add_time(&mut self, other: &Timings) {
+        self.finder += other.finder;
+        self.crops += other.crops;
+        self.classifier += other.classifier;
+    }
+}
+
 /// The loaded models.
 pub struct Recognizer {
     finder: Session,
@@ -300,7 +311,7 @@ impl Recognizer {
         r.classes = r.classifier_width()?;
         // Warm up (the first run allocates), which also checks the finder's outputs.
         let blank = RgbImage::from_pixel(64, 64, image::Rgb([120, 120, 120]));
-        r.detect(&blank)?;
+        r.detect_frame(&blank)?;
         Ok(r)
     }
 
@@ -328,8 +339,12 @@ impl Recognizer {
         }
     }
 
-    /// Finds and reads every tile of a photo.
-    pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
+    /// Finds and reads every tile of a picture taken as it is: one pass of every look, for
+    /// video frames (photos go through [`Recognizer::detect`], which also undoes a stretch).
+    pub fn detect_frame(
+        &mut self,
+        img: &RgbImage,
+    ) -> Result<(Vec<Detection>, Timings), VisionError> {
         let mut t = Timings::default();
         let t0 = Instant::now();
         let (w, h) = img.dimensions();
