@@ -160,3 +160,52 @@ fn next_hand_keeps_the_hand_in_a_sheet_that_audit_reads() {
     );
     assert_eq!(audit.verdicts[0].row.changes, [38, -22, -8, -8]);
 }
+
+#[test]
+fn a_hand_built_from_the_palette_is_scored_without_a_picture() {
+    let mut h = harness(Panel::default());
+    h.get_by_label("No hand yet.");
+    // Open from the start when there is no picture.
+    for code in [
+        "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "5p",
+    ] {
+        h.get_by_label(code).click();
+        h.run();
+    }
+    // Thirteen tiles: not a hand yet, and the panel says why.
+    assert!(h.state().calculator.result.as_ref().unwrap().is_err());
+    h.get_by_label("5p").click();
+    h.run();
+    assert_eq!(h.state().calculator.text, "1m2m3m4m5m6m7m8m9m1p2p3p5p5p");
+    let total = h
+        .state()
+        .calculator
+        .result
+        .as_ref()
+        .unwrap()
+        .as_ref()
+        .unwrap()
+        .total;
+    h.get_by_label("Pure Straight");
+    h.get_by_label(&format!("Total {total}"));
+    // The circumstances apply to the built hand too.
+    h.get_by_label("Self-drawn").click();
+    h.run();
+    let after = h
+        .state()
+        .calculator
+        .result
+        .as_ref()
+        .unwrap()
+        .as_ref()
+        .unwrap()
+        .total;
+    assert!(after > total, "self-drawn: {total} → {after}");
+    // The edit buttons: one tile back, then nothing.
+    h.get_by_label("Back").click();
+    h.run();
+    assert_eq!(h.state().calculator.text, "1m2m3m4m5m6m7m8m9m1p2p3p5p");
+    h.get_by_label("Clear").click();
+    h.run();
+    assert!(h.state().calculator.result.is_none());
+}

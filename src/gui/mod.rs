@@ -5,6 +5,7 @@
 //! sends events over a channel; the window drains it each frame and never waits on the
 //! models. A photo opened (File field or drag and drop) is read on a thread of its own.
 
+pub mod calculator;
 pub mod panel;
 pub mod session;
 

@@ -11,6 +11,7 @@ use crate::scan::{Given, ScanOutcome, finish};
 use crate::scoring::{Preset, RuleSet, WinContext};
 use crate::tile::Wind;
 
+use super::calculator::Calculator;
 use super::session::Session;
 
 /// What a camera cannot see, set in the panel.
@@ -47,6 +48,8 @@ pub struct Panel {
     pub session: Option<Session>,
     /// What the last "Next hand" did.
     pub kept: Option<String>,
+    /// A hand built by hand (palette or notation), scored with the same circumstances.
+    pub calculator: Calculator,
 }
 
 fn label(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
@@ -93,13 +96,14 @@ impl Panel {
 
     /// Scores the hand again with the controls and corrections.
     pub fn rescore(&mut self) {
+        let c = self.controls;
+        let mut context = c.context;
+        context.flowers = c.flowers.unwrap_or(0);
+        self.calculator.rescore(context, &RuleSet::preset(c.preset));
         if self.detections.is_empty() {
             self.outcome = None;
             return;
         }
-        let c = self.controls;
-        let mut context = c.context;
-        context.flowers = c.flowers.unwrap_or(0);
         let given = Given {
             context,
             flowers_given: c.flowers.is_some(),
@@ -139,6 +143,7 @@ impl Panel {
             self.rescore();
         }
         ui.separator();
+        self.calculator_ui(ui);
         let Some(o) = &self.outcome else {
             ui.label(label(lang, "No hand yet.", "还没有手牌。"));
             return;
@@ -176,6 +181,33 @@ impl Panel {
             score_ui(ui, o, lang);
         }
         self.next_hand_ui(ui);
+    }
+
+    /// The calculator, folded away unless opened or holding a hand.
+    fn calculator_ui(&mut self, ui: &mut egui::Ui) {
+        let lang = self.controls.lang;
+        let title = label(lang, "Build a hand", "手动输入手牌");
+        // Open at first when there is nothing else to show (no camera, no photo yet).
+        let open = !self.calculator.text.is_empty() || self.outcome.is_none();
+        let changed = egui::CollapsingHeader::new(title)
+            .default_open(open)
+            .show(ui, |ui| {
+                let changed = self.calculator.ui(ui, lang == Lang::Zh);
+                match &self.calculator.result {
+                    Some(Ok(s)) => fans_ui(ui, s, lang),
+                    Some(Err(e)) => {
+                        ui.label(RichText::new(e).color(Color32::RED));
+                    }
+                    None => {}
+                }
+                changed
+            })
+            .body_returned
+            .unwrap_or(false);
+        if changed {
+            self.rescore();
+        }
+        ui.separator();
     }
 
     /// "Next hand": the hand shown goes to the session log, the panel clears.
@@ -344,21 +376,32 @@ fn score_ui(ui: &mut egui::Ui, o: &ScanOutcome, lang: Lang) {
         }
         return;
     };
+    fans_ui(ui, s, lang);
+    for a in &o.assumed {
+        ui.label(RichText::new(a).small().weak());
+    }
+}
+
+/// A score explained: the hand, each fan, the fans not counted, the total, the minimum, the
+/// payments and the score's notes.
+fn fans_ui(ui: &mut egui::Ui, s: &crate::scoring::Score, lang: Lang) {
     ui.label(RichText::new(crate::notation::format_hand(&s.hand)).monospace());
     ui.heading(label(lang, "Fans", "番种"));
-    egui::Grid::new("fans").striped(true).show(ui, |ui| {
-        for e in &s.fans {
-            ui.label(format!("{}", e.total()));
-            ui.label(e.fan.zh());
-            ui.label(e.fan.en());
-            ui.label(if e.count > 1 {
-                format!("×{}", e.count)
-            } else {
-                String::new()
-            });
-            ui.end_row();
-        }
-    });
+    egui::Grid::new(ui.scope_id().with("fans"))
+        .striped(true)
+        .show(ui, |ui| {
+            for e in &s.fans {
+                ui.label(format!("{}", e.total()));
+                ui.label(e.fan.zh());
+                ui.label(e.fan.en());
+                ui.label(if e.count > 1 {
+                    format!("×{}", e.count)
+                } else {
+                    String::new()
+                });
+                ui.end_row();
+            }
+        });
     if !s.not_counted.is_empty() {
         ui.collapsing(label(lang, "Not counted", "不计"), |ui| {
             for n in &s.not_counted {
@@ -386,7 +429,7 @@ fn score_ui(ui: &mut egui::Ui, o: &ScanOutcome, lang: Lang) {
     if let Some(p) = s.payment {
         ui.label(crate::explain::payment_text(&p));
     }
-    for a in o.assumed.iter().chain(&s.notes) {
+    for a in &s.notes {
         ui.label(RichText::new(a).small().weak());
     }
 }
