@@ -77,7 +77,8 @@ struct LiveArgs {
     /// Seconds the picture must hold still before a hand locks.
     #[arg(long, default_value_t = 0.6)]
     hold: f64,
-    /// Print every frame's status on stderr.
+    /// Print every frame's status on stderr; in the window, redraw continuously and print
+    /// the frame rate every 5 s.
     #[arg(long)]
     verbose: bool,
     /// In the window: keep each hand ("Next hand") as a row of this score sheet (CSV, the
@@ -432,6 +433,7 @@ fn window(
         track,
         newest_only,
         log: a.log.clone().map(|l| (l, players)),
+        verbose: a.verbose,
     })
     .map_err(CliError::Setup)?;
     Ok(ExitCode::SUCCESS)

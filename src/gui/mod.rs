@@ -12,6 +12,7 @@ pub mod session;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Instant;
 
 use eframe::egui::{self, Color32, ColorImage, Pos2, Stroke, TextureHandle, TextureOptions};
 use image::RgbImage;
@@ -52,6 +53,25 @@ pub struct WindowOptions {
     pub newest_only: bool,
     /// Keep hands in this session log (score-sheet CSV), with these players.
     pub log: Option<(PathBuf, [String; 4])>,
+    /// Redraw continuously and print the window's frame rate every 5 s (a measurement).
+    pub verbose: bool,
+}
+
+/// Frames per second over the last two seconds of `times` (kept to those two seconds).
+fn rate(times: &mut std::collections::VecDeque<Instant>, now: Instant) -> f64 {
+    let window = std::time::Duration::from_secs(2);
+    while times
+        .front()
+        .is_some_and(|t| now.duration_since(*t) > window)
+    {
+        times.pop_front();
+    }
+    match (times.front(), times.back()) {
+        (Some(a), Some(b)) if times.len() > 1 && b > a => {
+            (times.len() - 1) as f64 / b.duration_since(*a).as_secs_f64()
+        }
+        _ => 0.0,
+    }
 }
 
 /// The window's state.
@@ -70,6 +90,11 @@ pub struct LiveApp {
     photo_path: String,
     /// The photo reader, started on the first photo (it keeps its models loaded).
     photos: Option<Sender<PathBuf>>,
+    /// When the window was drawn, and when a picture from the models arrived (last 2 s).
+    paints: std::collections::VecDeque<Instant>,
+    pictures: std::collections::VecDeque<Instant>,
+    verbose: bool,
+    last_report: Instant,
 }
 
 impl std::fmt::Debug for LiveApp {
@@ -116,6 +141,10 @@ impl LiveApp {
             notes: Vec::new(),
             photo_path: String::new(),
             photos: None,
+            paints: Default::default(),
+            pictures: Default::default(),
+            verbose: opts.verbose,
+            last_report: Instant::now(),
         };
         if let Some((path, players)) = &opts.log {
             match session::Session::create(path, players.clone(), &RuleSet::default()) {
@@ -252,6 +281,24 @@ impl LiveApp {
             self.show_picture(&image, 1.0);
             self.detections = detections;
             self.status = Some(status);
+            self.pictures.push_back(Instant::now());
+        }
+    }
+
+    /// Counts a drawn frame; with `verbose`, asks for the next at once and reports the rates.
+    fn count_frame(&mut self, ctx: &egui::Context) {
+        let now = Instant::now();
+        self.paints.push_back(now);
+        let drawn = rate(&mut self.paints, now);
+        let read = rate(&mut self.pictures, now);
+        if self.verbose {
+            ctx.request_repaint();
+            if now.duration_since(self.last_report).as_secs() >= 5 {
+                self.last_report = now;
+                eprintln!(
+                    "suanfan: window {drawn:.0} frames/s drawn, {read:.1} pictures/s from the models"
+                );
+            }
         }
     }
 
@@ -328,6 +375,7 @@ fn photo_worker(vision: VisionConfig, tx: Sender<Message>, ctx: egui::Context) -
 impl eframe::App for LiveApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.drain();
+        self.count_frame(ctx);
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
                 .dropped_files
@@ -383,4 +431,23 @@ pub fn run_window(opts: WindowOptions) -> Result<(), String> {
     .map_err(|e| {
         format!("cannot open the window: {e} (is there a display? use --headless without one)")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_rate_counts_the_last_two_seconds() {
+        let t0 = Instant::now();
+        let mut times: std::collections::VecDeque<Instant> = (0..=30)
+            .map(|k| t0 + Duration::from_millis(100 * k))
+            .collect();
+        // 31 frames 0.1 s apart over 3 s: the last 2 s hold 21 of them, 10 a second.
+        let r = rate(&mut times, t0 + Duration::from_secs(3));
+        assert!((r - 10.0).abs() < 0.01, "{r}");
+        assert_eq!(times.len(), 21);
+        assert_eq!(rate(&mut std::collections::VecDeque::new(), t0), 0.0);
+    }
 }
