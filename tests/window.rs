@@ -161,6 +161,12 @@ fn next_hand_keeps_the_hand_in_a_sheet_that_audit_reads() {
     assert_eq!(audit.verdicts[0].row.changes, [38, -22, -8, -8]);
 }
 
+/// The total of the hand built in the calculator (it must score).
+fn calculator_total(h: &Harness<'_, Panel>) -> u32 {
+    let result = h.state().calculator.result.as_ref().unwrap();
+    result.as_ref().unwrap().total
+}
+
 #[test]
 fn a_hand_built_from_the_palette_is_scored_without_a_picture() {
     let mut h = harness(Panel::default());
@@ -177,29 +183,13 @@ fn a_hand_built_from_the_palette_is_scored_without_a_picture() {
     h.get_by_label("5p").click();
     h.run();
     assert_eq!(h.state().calculator.text, "1m2m3m4m5m6m7m8m9m1p2p3p5p5p");
-    let total = h
-        .state()
-        .calculator
-        .result
-        .as_ref()
-        .unwrap()
-        .as_ref()
-        .unwrap()
-        .total;
+    let total = calculator_total(&h);
     h.get_by_label("Pure Straight");
     h.get_by_label(&format!("Total {total}"));
     // The circumstances apply to the built hand too.
     h.get_by_label("Self-drawn").click();
     h.run();
-    let after = h
-        .state()
-        .calculator
-        .result
-        .as_ref()
-        .unwrap()
-        .as_ref()
-        .unwrap()
-        .total;
+    let after = calculator_total(&h);
     assert!(after > total, "self-drawn: {total} → {after}");
     // The edit buttons: one tile back, then nothing.
     h.get_by_label("Back").click();
