@@ -152,8 +152,13 @@ impl View {
     /// The view of a photo of `source` pixels, fitted within SHOWN_MAX on its long side (so a
     /// 1×80,000,000 image gives a bounded canvas).
     pub fn fit(source: (u32, u32)) -> View {
+        View::fit_within(source, SHOWN_MAX)
+    }
+
+    /// The view of a photo of `source` pixels, its long side at most `max` pixels.
+    pub fn fit_within(source: (u32, u32), max: f32) -> View {
         let long = source.0.max(source.1).max(1) as f32;
-        let factor = (SHOWN_MAX / long).min(1.0);
+        let factor = (max / long).min(1.0);
         View {
             factor,
             width: ((source.0 as f32 * factor).round() as u32).max(1),
@@ -175,23 +180,40 @@ pub fn write(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, out: &Path) -> Re
 
 /// The annotated photo as an image: the picture with outlines and labels, and the panel.
 pub fn render(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts) -> RgbImage {
+    let (view, pic) = shown(photo, o, SHOWN_MAX);
+    let mut img = RgbImage::from_pixel(view.width + PANEL_W, view.height.max(PANEL_MIN_H), WHITE);
+    imageops::replace(&mut img, &pic, 0, 0);
+    draw_tiles(&mut img, o, fonts, &view);
+    draw_panel(&mut img, o, fonts, view.width as f32 + 16.0);
+    img
+}
+
+/// The picture alone with every tile outlined and labelled, its long side at most `max_side`
+/// pixels (the audit report's frames).
+pub fn outlined(photo: &RgbImage, o: &ScanOutcome, fonts: &Fonts, max_side: u32) -> RgbImage {
+    let (view, mut pic) = shown(photo, o, max_side as f32);
+    draw_tiles(&mut pic, o, fonts, &view);
+    pic
+}
+
+/// The view of a photo within `max` pixels, and the photo resized to it.
+fn shown(photo: &RgbImage, o: &ScanOutcome, max: f32) -> (View, RgbImage) {
     let (w, h) = photo.dimensions();
     let scale = o.scale.max(1e-3);
-    let view = View::fit((
-        (w as f32 * scale).round() as u32,
-        (h as f32 * scale).round() as u32,
-    ));
+    let view = View::fit_within(
+        (
+            (w as f32 * scale).round() as u32,
+            (h as f32 * scale).round() as u32,
+        ),
+        max,
+    );
     let pic = imageops::resize(
         photo,
         view.width,
         view.height,
         imageops::FilterType::Triangle,
     );
-    let mut img = RgbImage::from_pixel(view.width + PANEL_W, view.height.max(PANEL_MIN_H), WHITE);
-    imageops::replace(&mut img, &pic, 0, 0);
-    draw_tiles(&mut img, o, fonts, &view);
-    draw_panel(&mut img, o, fonts, view.width as f32 + 16.0);
-    img
+    (view, pic)
 }
 
 /// Each tile's outline and label, coloured by its group; doubtful tiles in red with `?`.

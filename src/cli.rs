@@ -51,6 +51,27 @@ struct AuditArgs {
     rules: Option<Rules>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// A recording of the match: a video file, or a folder of frames or photos. The hand of
+    /// each winning row is read from the recordings, in order. Repeat for several (played one
+    /// after another: the sheet's `time` counts from the start of the first).
+    #[arg(long = "recording", value_name = "VIDEO|DIR")]
+    recordings: Vec<String>,
+    /// Frames a second decoded from the recordings.
+    #[arg(long, default_value_t = 2.0)]
+    fps: f64,
+    /// Recordings read at once, each with its own models (default: one per core, at most one
+    /// per recording).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Threads for the models, shared out among the jobs (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// ONNX Runtime library (libonnxruntime.so.1.31.1); found automatically otherwise.
+    #[arg(long)]
+    onnxruntime: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -353,8 +374,35 @@ fn image_files(paths: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
     out
 }
 
-/// `audit`: exit code 0 when every hand agrees, 1 when some hand disagrees, 2 for a sheet
-/// that cannot be read.
+/// The recordings of an audit, read.
+fn read_recordings(
+    a: &AuditArgs,
+    rules: &RuleSet,
+) -> Result<Vec<suanfan::audit::recording::Recording>, CliError> {
+    use suanfan::audit::recording::{ReadOptions, read_all};
+    if !(a.fps > 0.0 && a.fps <= 60.0) {
+        return Err(CliError::Input(format!(
+            "--fps {}: give a rate between 0 and 60 frames a second",
+            a.fps
+        )));
+    }
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let vision = suanfan::vision::VisionConfig {
+        onnxruntime: a.onnxruntime.clone(),
+        threads: a.threads.unwrap_or(cores).max(1),
+        ..suanfan::vision::VisionConfig::default()
+    };
+    let opts = ReadOptions {
+        fps: a.fps,
+        ..ReadOptions::default()
+    };
+    let jobs = a.jobs.unwrap_or(cores).max(1);
+    read_all(&a.recordings, opts, &vision, rules, jobs, !a.quiet)
+        .map_err(|e| CliError::Setup(e.to_string()))
+}
+
+/// `audit`: exit code 0 when every hand agrees, 1 when some hand disagrees, 3 when none
+/// disagrees but the recording could not confirm some, 2 for a sheet that cannot be read.
 fn audit(a: &AuditArgs) -> Result<ExitCode, CliError> {
     use suanfan::audit::{self, report};
     let bytes = std::fs::read(&a.sheet)
@@ -370,7 +418,12 @@ fn audit(a: &AuditArgs) -> Result<ExitCode, CliError> {
     if let Some(r) = a.rules {
         sheet.header.rules = r.rule_set();
     }
-    let result = audit::audit(&sheet);
+    let result = if a.recordings.is_empty() {
+        audit::audit(&sheet)
+    } else {
+        let recs = read_recordings(a, &sheet.header.rules)?;
+        audit::audit_recorded(&sheet, Some(&recs))
+    };
     if let Some(dir) = &a.out {
         let write = |name: &str, bytes: &[u8]| {
             std::fs::write(dir.join(name), bytes).map_err(|e| {
@@ -396,6 +449,8 @@ fn audit(a: &AuditArgs) -> Result<ExitCode, CliError> {
     }
     Ok(if result.disagreements() > 0 {
         ExitCode::from(1)
+    } else if result.unsure() > 0 {
+        ExitCode::from(3)
     } else {
         ExitCode::SUCCESS
     })
@@ -491,7 +546,10 @@ fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {
     let mut write_error = None;
     let summary = live::run(
         source,
-        newest_only,
+        live::RunOptions {
+            newest_only,
+            skip_idle: false,
+        },
         &mut rec,
         &given,
         &rules,

@@ -52,6 +52,8 @@ pub struct Locked {
 #[derive(Debug, Default)]
 pub struct Summary {
     pub frames: u64,
+    /// Frames the models read (the others were skipped as idle).
+    pub frames_read: u64,
     pub bad_frames: u64,
     pub locked: usize,
     /// Mean milliseconds per frame in the models.
@@ -114,20 +116,56 @@ fn weakest(o: &ScanOutcome) -> f32 {
         .fold(1.0, f32::min)
 }
 
+/// How `run` reads its source.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+    /// Drop frames the models have not taken yet (cameras, streams).
+    pub newest_only: bool,
+    /// Skip the models on frames that cannot change what is reported: frames that moved
+    /// since the last one, and still frames of a locked hand or of a table without tiles
+    /// (audits of long recordings). The tracker gets the last tiles read for them.
+    pub skip_idle: bool,
+}
+
+/// Decides which frames the models read when `skip_idle` is on.
+#[derive(Debug, Default)]
+struct Idle {
+    /// The previous frame's thumbnail.
+    prev: Option<Thumb>,
+    /// The thumbnail and tiles of the last frame the models read.
+    read: Option<(Thumb, Vec<Detection>)>,
+    locked: bool,
+}
+
+impl Idle {
+    /// The tiles to use for this frame without reading it, when it can be skipped.
+    fn skip(&self, thumb: &Thumb, track: &TrackConfig) -> Option<Vec<Detection>> {
+        let (read_thumb, tiles) = self.read.as_ref()?;
+        let moving = self
+            .prev
+            .as_ref()
+            .is_some_and(|p| p.diff(thumb) >= track.still_diff);
+        let unchanged = read_thumb.diff(thumb) < track.still_diff / 2.0;
+        let idle = self.locked || tiles.len() < track.clear_tiles;
+        (moving || (unchanged && idle)).then(|| tiles.clone())
+    }
+}
+
 /// Runs until the source ends, calling `on_event` for every frame and lock. Model failures
 /// end the run with an error; a source that fails part-way ends it with a summary saying so.
 pub fn run(
     source: Box<dyn FrameSource>,
-    newest_only: bool,
+    opts: RunOptions,
     rec: &mut Recognizer,
     given: &Given,
     rules: &RuleSet,
     track: TrackConfig,
     mut on_event: impl FnMut(Event),
 ) -> Result<Summary, VisionError> {
-    let feed = start_capture(source, newest_only);
+    let feed = start_capture(source, opts.newest_only);
     let mut tracker = Tracker::new(track);
     let mut summary = Summary::default();
+    let mut idle = Idle::default();
     let mut ms_models = 0.0;
     for item in feed {
         let frame = match item {
@@ -144,23 +182,32 @@ pub fn run(
         };
         summary.frames += 1;
         let t0 = Instant::now();
-        let (mut detections, _) = rec.detect_frame(&frame.image)?;
+        let thumb = Thumb::of(&frame.image);
+        let skipped = if opts.skip_idle {
+            idle.skip(&thumb, &track)
+        } else {
+            None
+        };
+        let detections = match skipped {
+            Some(d) => d,
+            None => {
+                let d = read_frame(rec, &frame)?;
+                summary.frames_read += 1;
+                idle.read = Some((thumb.clone(), d.clone()));
+                d
+            }
+        };
+        idle.prev = Some(thumb.clone());
         let ms_frame = t0.elapsed().as_secs_f64() * 1e3;
         ms_models += ms_frame;
-        for d in &mut detections {
-            for c in &mut d.corners {
-                c[0] *= frame.scale;
-                c[1] *= frame.scale;
-            }
-        }
         let obs = Observation {
             seconds: frame.seconds,
             detections: detections.clone(),
-            thumb: Thumb::of(&frame.image),
+            thumb,
         };
         let (status, lock) = tracker.push(obs, |fused| decode(fused, given, rules));
-        let index = frame.index;
-        let seconds = frame.seconds;
+        idle.locked = matches!(status, Status::Locked { .. });
+        let (index, seconds, scale) = (frame.index, frame.seconds, frame.scale);
         on_event(Event::Frame {
             index,
             seconds,
@@ -168,32 +215,51 @@ pub fn run(
             detections,
             image: Arc::new(frame.image),
         });
-        if let Some(Lock {
-            seconds,
-            payload,
-            frames,
-            ..
-        }) = lock
-        {
+        if let Some(lock) = lock {
             summary.locked += 1;
-            let confidence = weakest(&payload);
-            let mut payload = payload;
-            payload.image = format!("frame {index} at {seconds:.1} s");
-            payload.ms_model = ms_frame;
-            payload.ms_total = t0.elapsed().as_secs_f64() * 1e3;
-            on_event(Event::Locked(Box::new(Locked {
-                seconds,
-                index,
-                outcome: payload,
-                frames,
-                confidence,
-            })));
+            let mut l = locked(lock, index, ms_frame, t0);
+            l.outcome.scale = scale;
+            on_event(Event::Locked(Box::new(l)));
         }
     }
     if summary.frames > 0 {
         summary.ms_per_frame = ms_models / summary.frames as f64;
     }
     Ok(summary)
+}
+
+/// One frame through the models, tiles in source pixels.
+fn read_frame(rec: &mut Recognizer, frame: &Frame) -> Result<Vec<Detection>, VisionError> {
+    let (mut detections, _) = rec.detect_frame(&frame.image)?;
+    for d in &mut detections {
+        for c in &mut d.corners {
+            c[0] *= frame.scale;
+            c[1] *= frame.scale;
+        }
+    }
+    Ok(detections)
+}
+
+/// The tracker's lock as a reported hand.
+fn locked(lock: Lock<ScanOutcome>, index: u64, ms_frame: f64, t0: Instant) -> Locked {
+    let Lock {
+        seconds,
+        payload,
+        frames,
+        ..
+    } = lock;
+    let confidence = weakest(&payload);
+    let mut outcome = payload;
+    outcome.image = format!("frame {index} at {seconds:.1} s");
+    outcome.ms_model = ms_frame;
+    outcome.ms_total = t0.elapsed().as_secs_f64() * 1e3;
+    Locked {
+        seconds,
+        index,
+        outcome,
+        frames,
+        confidence,
+    }
 }
 
 /// The JSON line of a locked hand: time, frame, confidence, frames fused, and the scan's own

@@ -2,12 +2,17 @@
 //! sums, penalties, running totals, the minimum, winds against the hand number, and, where
 //! the sheet gives the hand, its fans and total against our score.
 //!
-//! Every row gets a verdict, read or not. Reading hands from recordings is not built yet.
+//! With recordings, the hand of each winning row is the one read from the recording (the
+//! still moments matched to the rows in order, and by time where the sheet gives one).
+//!
+//! Every row gets a verdict, read or not.
 
+pub mod recording;
 pub mod report;
 pub mod sheet;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::notation;
 use crate::scoring::{Fan, Payment, RuleSet, Score, WinContext, payment, score};
@@ -20,9 +25,28 @@ pub use sheet::{Header, Row, Sheet, SheetError};
 pub struct Finding {
     /// A stable code: `bad_row`, `hand_twice`, `winds`, `winner_is_discarder`,
     /// `below_minimum`, `payment`, `not_zero_sum`, `draw_with_points`, `penalty`,
-    /// `running_total`, `fans_sum`, `hand_unreadable`, `total_differs`, `fans_differ`.
+    /// `running_total`, `fans_sum`, `hand_unreadable`, `total_differs`, `fans_differ`;
+    /// with recordings also `hand_differs`, `flowers_differ`, and the doubts `hand_not_found`
+    /// and `reading_unsure`.
     pub code: &'static str,
     pub message: String,
+}
+
+impl Finding {
+    /// A doubt (the recording could not settle the row), not a disagreement.
+    pub fn is_doubt(&self) -> bool {
+        matches!(self.code, "hand_not_found" | "reading_unsure")
+    }
+}
+
+/// Where a row stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    Agrees,
+    /// Something is wrong.
+    Disagrees,
+    /// Nothing found wrong, but the recording could not confirm the hand.
+    Unsure,
 }
 
 /// Our score of a hand the sheet gives.
@@ -44,12 +68,37 @@ pub struct Verdict {
     pub seats: Option<[Wind; 4]>,
     /// The score changes the claimed total calls for.
     pub expected_changes: Option<[i64; 4]>,
+    /// The moment of the recording the row's hand was read from.
+    pub seen: Option<Arc<recording::Moment>>,
 }
 
 impl Verdict {
     pub fn agrees(&self) -> bool {
         self.findings.is_empty()
     }
+
+    pub fn state(&self) -> State {
+        if self.findings.iter().any(|f| !f.is_doubt()) {
+            State::Disagrees
+        } else if self.findings.is_empty() {
+            State::Agrees
+        } else {
+            State::Unsure
+        }
+    }
+}
+
+/// What a recording gave, for the report.
+#[derive(Debug, Clone)]
+pub struct RecordingInfo {
+    pub name: String,
+    pub frames: u64,
+    pub frames_read: u64,
+    pub bad_frames: u64,
+    pub hands_found: usize,
+    pub last_seconds: Option<f64>,
+    pub duration: Option<f64>,
+    pub problem: Option<String>,
 }
 
 /// The audit of a sheet.
@@ -57,13 +106,24 @@ impl Verdict {
 pub struct Audit {
     pub header: Header,
     pub verdicts: Vec<Verdict>,
-    /// Problems of the sheet as a whole (hands missing, …).
+    /// Problems of the sheet as a whole (hands missing, …) and of the recordings.
     pub notes: Vec<String>,
+    /// The recordings read, in order (empty for a sheet alone).
+    pub recordings: Vec<RecordingInfo>,
 }
 
 impl Audit {
     pub fn disagreements(&self) -> usize {
-        self.verdicts.iter().filter(|v| !v.agrees()).count()
+        self.count(State::Disagrees)
+    }
+
+    /// Rows nothing was found wrong with but the recording could not confirm.
+    pub fn unsure(&self) -> usize {
+        self.count(State::Unsure)
+    }
+
+    fn count(&self, state: State) -> usize {
+        self.verdicts.iter().filter(|v| v.state() == state).count()
     }
 }
 
@@ -291,81 +351,324 @@ fn check_points(
     expected
 }
 
-/// Audits every row of a sheet.
+/// Audits every row of a sheet; a row that writes out its hand is scored from it.
 pub fn audit(sheet: &Sheet) -> Audit {
+    audit_recorded(sheet, None)
+}
+
+/// Audits a sheet, with the hands of its winning rows read from `recordings` when given
+/// (rows the recordings do not show fall back on the hand the sheet writes out).
+pub fn audit_recorded(sheet: &Sheet, recordings: Option<&[recording::Recording]>) -> Audit {
     let header = &sheet.header;
-    let rules = header.rules;
     let mut seen: HashMap<u32, usize> = HashMap::new();
     let mut running = [0i64; 4];
-    let mut verdicts = Vec::new();
-    for row in &sheet.rows {
-        let mut findings: Vec<Finding> = row
-            .errors
-            .iter()
-            .map(|e| finding("bad_row", e.clone()))
-            .collect();
-        let (prevalent, seats) = match row.hand {
-            Some(h) => {
-                let (p, s) = winds_of(header, h);
-                (Some(p), Some(s))
-            }
-            None => (None, None),
-        };
-        if let Some(h) = row.hand {
-            if let Some(first) = seen.insert(h, row.line) {
-                findings.push(finding(
-                    "hand_twice",
-                    format!("hand {h} is also on line {first}"),
-                ));
-            }
+    let mut verdicts: Vec<Verdict> = sheet
+        .rows
+        .iter()
+        .map(|row| check_row(row, header, &mut seen, &mut running))
+        .collect();
+    let mut notes = missing_hands(&seen);
+    let mut infos = Vec::new();
+    match recordings {
+        Some(recs) => {
+            notes.extend(compare_recorded(&mut verdicts, recs, &header.rules));
+            infos = recs.iter().map(recording_info).collect();
         }
-        if let (Some(given), Some(p)) = (row.prevalent, prevalent) {
-            if given != p {
-                findings.push(finding(
-                    "winds",
-                    format!(
-                        "prevalent wind {given}, but hand {} is in the {p} round",
-                        row.hand.unwrap_or(0)
-                    ),
-                ));
+        None => {
+            for v in &mut verdicts {
+                score_notation(v, &header.rules);
             }
-        }
-        let expected = check_points(row, header, &mut running, &mut findings);
-        let ours = match (&row.notation, row.winner, seats, prevalent, row.win) {
-            (Some(text), Some(w), Some(s), Some(p), true) => {
-                match score_row(row, text, s[w], p, &rules) {
-                    Ok(sc) => Some(compare(row, &sc, &mut findings)),
-                    Err(e) => {
-                        findings.push(finding("hand_unreadable", e));
-                        None
-                    }
-                }
-            }
-            _ => None,
-        };
-        verdicts.push(Verdict {
-            row: row.clone(),
-            findings,
-            ours,
-            prevalent,
-            seats,
-            expected_changes: expected,
-        });
-    }
-    let mut notes = Vec::new();
-    if let Some(max) = seen.keys().max() {
-        let missing: Vec<String> = (1..*max)
-            .filter(|h| !seen.contains_key(h))
-            .map(|h| h.to_string())
-            .collect();
-        if !missing.is_empty() {
-            notes.push(format!("hands not on the sheet: {}", missing.join(", ")));
         }
     }
     Audit {
         header: header.clone(),
         verdicts,
         notes,
+        recordings: infos,
+    }
+}
+
+/// Every check of a row that needs no hand.
+fn check_row(
+    row: &Row,
+    header: &Header,
+    seen: &mut HashMap<u32, usize>,
+    running: &mut [i64; 4],
+) -> Verdict {
+    let mut findings: Vec<Finding> = row
+        .errors
+        .iter()
+        .map(|e| finding("bad_row", e.clone()))
+        .collect();
+    let (prevalent, seats) = match row.hand {
+        Some(h) => {
+            let (p, s) = winds_of(header, h);
+            (Some(p), Some(s))
+        }
+        None => (None, None),
+    };
+    if let Some(h) = row.hand {
+        if let Some(first) = seen.insert(h, row.line) {
+            findings.push(finding(
+                "hand_twice",
+                format!("hand {h} is also on line {first}"),
+            ));
+        }
+    }
+    if let (Some(given), Some(p)) = (row.prevalent, prevalent) {
+        if given != p {
+            findings.push(finding(
+                "winds",
+                format!(
+                    "prevalent wind {given}, but hand {} is in the {p} round",
+                    row.hand.unwrap_or(0)
+                ),
+            ));
+        }
+    }
+    let expected = check_points(row, header, running, &mut findings);
+    Verdict {
+        row: row.clone(),
+        findings,
+        ours: None,
+        prevalent,
+        seats,
+        expected_changes: expected,
+        seen: None,
+    }
+}
+
+/// Hand numbers below the highest that no row has.
+fn missing_hands(seen: &HashMap<u32, usize>) -> Vec<String> {
+    let Some(max) = seen.keys().max() else {
+        return Vec::new();
+    };
+    let missing: Vec<String> = (1..*max)
+        .filter(|h| !seen.contains_key(h))
+        .map(|h| h.to_string())
+        .collect();
+    if missing.is_empty() {
+        Vec::new()
+    } else {
+        vec![format!("hands not on the sheet: {}", missing.join(", "))]
+    }
+}
+
+/// The hand of a winning row, scored with the row's circumstances.
+fn score_for(v: &Verdict, text: &str, rules: &RuleSet) -> Option<Result<Score, String>> {
+    match (v.row.winner, v.seats, v.prevalent, v.row.win) {
+        (Some(w), Some(s), Some(p), true) => Some(score_row(&v.row, text, s[w], p, rules)),
+        _ => None,
+    }
+}
+
+/// Scores the hand the sheet writes out, if it does, and compares it with the claim.
+fn score_notation(v: &mut Verdict, rules: &RuleSet) {
+    let Some(text) = v.row.notation.clone() else {
+        return;
+    };
+    match score_for(v, &text, rules) {
+        Some(Ok(sc)) => v.ours = Some(compare(&v.row, &sc, &mut v.findings)),
+        Some(Err(e)) => v.findings.push(finding("hand_unreadable", e)),
+        None => {}
+    }
+}
+
+/// Below this probability for its weakest tile, a hand read from a recording is unsure.
+pub const UNSURE_BELOW: f32 = 0.5;
+
+/// Matches the recordings' moments to the winning rows and compares; returns notes for the
+/// top of the report.
+fn compare_recorded(
+    verdicts: &mut [Verdict],
+    recs: &[recording::Recording],
+    rules: &RuleSet,
+) -> Vec<String> {
+    let moments: Vec<Arc<recording::Moment>> = recs
+        .iter()
+        .flat_map(|r| r.moments.iter().cloned())
+        .collect();
+    let wins: Vec<usize> = (0..verdicts.len())
+        .filter(|&i| verdicts[i].row.win)
+        .collect();
+    let mut scores: Vec<Vec<Option<Score>>> = wins
+        .iter()
+        .map(|&i| {
+            moments
+                .iter()
+                .map(|m| {
+                    let text = notation::format_hand(&m.hand);
+                    score_for(&verdicts[i], &text, rules).and_then(Result::ok)
+                })
+                .collect()
+        })
+        .collect();
+    let matched = recording::match_in_order(wins.len(), moments.len(), |r, k| {
+        let v = &verdicts[wins[r]];
+        let sc = scores[r][k].as_ref()?;
+        recording::time_fits(&v.row, moments[k].at).then(|| fit(v, &moments[k], sc))
+    });
+    let cut: Vec<String> = recs
+        .iter()
+        .filter_map(|r| r.problem.as_ref().map(|p| format!("{} {p}", r.name)))
+        .collect();
+    for (r, m) in matched.iter().enumerate() {
+        let v = &mut verdicts[wins[r]];
+        match m {
+            Some(k) => {
+                let sc = scores[r][*k].take();
+                apply_moment(v, &moments[*k], sc);
+            }
+            None => not_found(v, &cut, rules),
+        }
+    }
+    recording_notes(recs, &moments, &matched, wins.len())
+}
+
+/// How well a moment fits a row: a match at all, and more when the hand read scores what
+/// the sheet claims or is the hand the sheet writes out.
+fn fit(v: &Verdict, m: &recording::Moment, sc: &Score) -> f64 {
+    let total = if v.row.total == Some(sc.total) {
+        2.0
+    } else {
+        0.0
+    };
+    let written = v
+        .row
+        .notation
+        .as_deref()
+        .and_then(|t| notation::parse(t).ok())
+        .is_some_and(|p| same_hand(&p.hand, &m.hand));
+    1.0 + total + if written { 2.0 } else { 0.0 } + 0.5 * f64::from(m.confidence)
+}
+
+/// Two hands the same, whatever the order their tiles and melds are written in.
+fn same_hand(a: &crate::scoring::Hand, b: &crate::scoring::Hand) -> bool {
+    let key = |h: &crate::scoring::Hand| {
+        let mut melds: Vec<String> = h.melds.iter().map(notation::format_meld).collect();
+        melds.sort();
+        let mut tiles = h.concealed.clone();
+        tiles.sort();
+        (melds, tiles, h.win_tile)
+    };
+    key(a) == key(b)
+}
+
+/// A row's hand as read from the recording: scored with the row's circumstances and compared
+/// with the claim, or reported unsure.
+fn apply_moment(v: &mut Verdict, m: &Arc<recording::Moment>, sc: Option<Score>) {
+    v.seen = Some(Arc::clone(m));
+    let Some(sc) = sc else {
+        return;
+    };
+    let read = notation::format_hand(&m.hand);
+    let place = format!("{} at {}", m.recording, clock(m.seconds));
+    if m.confidence < UNSURE_BELOW {
+        v.findings.push(finding(
+            "reading_unsure",
+            format!(
+                "read {read} in {place}, but its least sure tile is only {:.0}% sure: it scores {} (sheet: {})",
+                f64::from(m.confidence) * 100.0,
+                sc.total,
+                v.row.total.unwrap_or(0)
+            ),
+        ));
+        v.ours = Some(ours_of(&sc));
+        return;
+    }
+    if let Some(text) = &v.row.notation {
+        if let Ok(p) = notation::parse(text) {
+            if !same_hand(&p.hand, &m.hand) {
+                v.findings.push(finding(
+                    "hand_differs",
+                    format!("the sheet writes {text}, the recording shows {read} ({place})"),
+                ));
+            }
+        }
+    }
+    if m.flowers != v.row.flowers {
+        v.findings.push(finding(
+            "flowers_differ",
+            format!(
+                "the recording shows {} flowers, the sheet {} ({place})",
+                m.flowers, v.row.flowers
+            ),
+        ));
+    }
+    v.ours = Some(compare(&v.row, &sc, &mut v.findings));
+}
+
+/// A winning row no moment matched.
+fn not_found(v: &mut Verdict, cut: &[String], rules: &RuleSet) {
+    score_notation(v, rules);
+    let mut msg = "no winning hand held still in the recording matches this row".to_string();
+    if !cut.is_empty() {
+        msg.push_str(&format!(" ({})", cut.join("; ")));
+    }
+    v.findings.push(finding("hand_not_found", msg));
+}
+
+/// `m:ss` or `h:mm:ss`.
+pub fn clock(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// Notes on the recordings: what each gave, its problems, hands read that no row has, and
+/// counts that disagree.
+fn recording_notes(
+    recs: &[recording::Recording],
+    moments: &[Arc<recording::Moment>],
+    matched: &[Option<usize>],
+    wins: usize,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    for r in recs {
+        if let Some(p) = &r.problem {
+            notes.push(format!("recording {}: {p}", r.name));
+        }
+    }
+    for (k, m) in moments.iter().enumerate() {
+        if !matched.contains(&Some(k)) {
+            notes.push(format!(
+                "a winning hand read in {} at {} ({}) matches no row of the sheet",
+                m.recording,
+                clock(m.seconds),
+                notation::format_hand(&m.hand)
+            ));
+        }
+    }
+    if moments.len() != wins {
+        notes.push(format!(
+            "the recordings show {} winning hands, the sheet has {wins} wins",
+            moments.len()
+        ));
+    }
+    notes
+}
+
+fn recording_info(r: &recording::Recording) -> RecordingInfo {
+    RecordingInfo {
+        name: r.name.clone(),
+        frames: r.frames,
+        frames_read: r.frames_read,
+        bad_frames: r.bad_frames,
+        hands_found: r.moments.len(),
+        last_seconds: r.last_seconds,
+        duration: r.duration,
+        problem: r.problem.clone(),
+    }
+}
+
+fn ours_of(sc: &Score) -> Ours {
+    Ours {
+        hand: notation::format_hand(&sc.hand) + &notation::format_context(&sc.context),
+        total: sc.total,
+        fans: sc.fans.iter().map(|e| (e.fan, e.count)).collect(),
     }
 }
 
@@ -403,11 +706,7 @@ fn compare(row: &Row, sc: &Score, findings: &mut Vec<Finding>) -> Ours {
             ));
         }
     }
-    Ours {
-        hand: notation::format_hand(&sc.hand) + &notation::format_context(&sc.context),
-        total: sc.total,
-        fans,
-    }
+    ours_of(sc)
 }
 
 /// `A +38, B -8, …`

@@ -5,8 +5,52 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::{Audit, Verdict, show_changes};
+use super::{Audit, State, Verdict, clock, show_changes};
 use crate::tile::Tile;
+
+/// The word for a verdict's state.
+fn state_word(v: &Verdict) -> &'static str {
+    match v.state() {
+        State::Agrees => "agrees",
+        State::Disagrees => "disagrees",
+        State::Unsure => "unsure",
+    }
+}
+
+/// `16 hands, 13 agree, 2 disagree, 1 unsure`.
+fn counts(a: &Audit) -> String {
+    let mut s = format!(
+        "{} hands, {} agree, {} disagree",
+        a.verdicts.len(),
+        a.verdicts.len() - a.disagreements() - a.unsure(),
+        a.disagreements()
+    );
+    if a.unsure() > 0 {
+        s.push_str(&format!(", {} could not be confirmed", a.unsure()));
+    }
+    s
+}
+
+/// One line per recording: what was read of it.
+fn recording_lines(a: &Audit) -> Vec<String> {
+    a.recordings
+        .iter()
+        .map(|r| {
+            let mut s = format!(
+                "{}: {} frames decoded up to {}, {} read by the models, {} winning hands held still",
+                r.name,
+                r.frames,
+                clock(r.last_seconds.unwrap_or(0.0)),
+                r.frames_read,
+                r.hands_found
+            );
+            if r.bad_frames > 0 {
+                s.push_str(&format!(", {} frames unreadable", r.bad_frames));
+            }
+            s
+        })
+        .collect()
+}
 
 /// One word for a verdict: `agrees`, or the code of its first finding.
 pub fn verdict_word(v: &Verdict) -> &'static str {
@@ -22,6 +66,9 @@ fn hand_label(v: &Verdict) -> String {
 /// The terminal summary: one line per hand, the findings under it.
 pub fn to_text(a: &Audit) -> String {
     let mut s = String::new();
+    for r in recording_lines(a) {
+        let _ = writeln!(s, "Recording {r}");
+    }
     for n in &a.notes {
         let _ = writeln!(s, "Sheet: {n}");
     }
@@ -31,19 +78,26 @@ pub fn to_text(a: &Audit) -> String {
             "{:<9} line {:<4} {}",
             hand_label(v),
             v.row.line,
-            if v.agrees() { "agrees" } else { "DISAGREES" }
+            match v.state() {
+                State::Agrees => "agrees",
+                State::Disagrees => "DISAGREES",
+                State::Unsure => "UNSURE",
+            }
         );
+        if let Some(m) = &v.seen {
+            let _ = writeln!(
+                s,
+                "          read in {} at {}: {}",
+                m.recording,
+                clock(m.seconds),
+                crate::notation::format_hand(&m.hand)
+            );
+        }
         for f in &v.findings {
             let _ = writeln!(s, "          {}: {}", f.code, f.message);
         }
     }
-    let _ = writeln!(
-        s,
-        "{} hands, {} agree, {} disagree",
-        a.verdicts.len(),
-        a.verdicts.len() - a.disagreements(),
-        a.disagreements()
-    );
+    let _ = writeln!(s, "{}", counts(a));
     s
 }
 
@@ -52,7 +106,17 @@ fn verdict_json(a: &Audit, v: &Verdict) -> Value {
         "line": v.row.line,
         "hand": v.row.hand,
         "verdict": verdict_word(v),
+        "state": state_word(v),
         "agrees": v.agrees(),
+        "seen": v.seen.as_ref().map(|m| json!({
+            "recording": m.recording,
+            "time": (m.seconds * 100.0).round() / 100.0,
+            "at": (m.at * 100.0).round() / 100.0,
+            "hand": crate::notation::format_hand(&m.hand),
+            "flowers": m.flowers,
+            "confidence": (f64::from(m.confidence) * 1000.0).round() / 1000.0,
+            "frames_fused": m.frames,
+        })),
         "findings": v.findings.iter().map(|f| json!({"code": f.code, "message": f.message})).collect::<Vec<_>>(),
         "result": if v.row.win { "win" } else { "draw" },
         "winner": v.row.winner.map(|w| a.header.players[w].clone()),
@@ -77,6 +141,17 @@ pub fn to_json(a: &Audit) -> Value {
         "notes": a.notes,
         "hands": a.verdicts.len(),
         "disagree": a.disagreements(),
+        "unsure": a.unsure(),
+        "recordings": a.recordings.iter().map(|r| json!({
+            "name": r.name,
+            "frames": r.frames,
+            "frames_read": r.frames_read,
+            "bad_frames": r.bad_frames,
+            "hands_found": r.hands_found,
+            "last_frame_time": r.last_seconds,
+            "duration": r.duration,
+            "problem": r.problem,
+        })).collect::<Vec<_>>(),
         "verdicts": a.verdicts.iter().map(|v| verdict_json(a, v)).collect::<Vec<_>>(),
     })
 }
@@ -91,6 +166,8 @@ pub fn to_csv(a: &Audit) -> Result<Vec<u8>, csv::Error> {
         "claimed_total",
         "our_total",
         "expected_changes",
+        "hand_read",
+        "read_at",
         "findings",
     ])?;
     for v in &a.verdicts {
@@ -103,6 +180,12 @@ pub fn to_csv(a: &Audit) -> Result<Vec<u8>, csv::Error> {
             opt(v.ours.as_ref().map(|o| o.total)),
             v.expected_changes
                 .map_or(String::new(), |c| show_changes(&a.header, &c)),
+            v.seen
+                .as_ref()
+                .map_or(String::new(), |m| crate::notation::format_hand(&m.hand)),
+            v.seen.as_ref().map_or(String::new(), |m| {
+                format!("{} {}", m.recording, clock(m.seconds))
+            }),
             v.findings
                 .iter()
                 .map(|f| format!("{}: {}", f.code, f.message))
@@ -164,7 +247,7 @@ fn tiles_html(hand: &str) -> String {
 
 const STYLE: &str = "body{font-family:system-ui,'Noto Sans CJK SC','Droid Sans Fallback',sans-serif;margin:2em;background:#f4f1ea;color:#222}
 h1{margin-top:0}.summary{font-size:1.1em;margin-bottom:1.5em}.card{background:#fff;border-radius:8px;padding:1em 1.2em;margin:0 0 1em;box-shadow:0 1px 3px #0002;border-left:6px solid #3a7d44}
-.card.bad{border-left-color:#c0392b}.card h2{margin:0 0 .4em;font-size:1.1em}.verdict{font-weight:bold}.bad .verdict{color:#c0392b}.ok .verdict{color:#3a7d44}
+.card.bad{border-left-color:#c0392b}.card.unsure{border-left-color:#d4a017}.unsure .verdict{color:#a67c00}.frame{max-width:min(100%,640px);border-radius:4px;margin:.4em 0;display:block}.seen{color:#555;font-size:.9em}.card h2{margin:0 0 .4em;font-size:1.1em}.verdict{font-weight:bold}.bad .verdict{color:#c0392b}.ok .verdict{color:#3a7d44}
 table{border-collapse:collapse;margin:.5em 0}td,th{padding:.15em .7em;text-align:left;border-bottom:1px solid #eee}ul{margin:.3em 0}
 .t{display:inline-block;width:1.7em;height:2.3em;margin:1px;border:1px solid #999;border-radius:4px;background:#fffdf5;text-align:center;font-weight:bold;line-height:1.3em;vertical-align:middle}
 .t small{display:block;font-weight:normal;font-size:.7em}.t.m{color:#b22}.t.p{color:#126}.t.s{color:#272}.t.z{color:#333}.t.win{margin-left:.8em;border-color:#c80;border-width:2px}
@@ -179,36 +262,76 @@ pub fn to_html(a: &Audit) -> String {
     );
     let _ = write!(
         h,
-        "<h1>Score sheet audit</h1><div class=\"summary\">Players: {} · rules {} · <b>{} hands, {} agree, {} disagree</b></div>",
+        "<h1>Score sheet audit</h1><div class=\"summary\">Players: {} · rules {} · <b>{}</b></div>",
         esc(&a.header.players.join(", ")),
         esc(a.header.rules.preset.name()),
-        a.verdicts.len(),
-        a.verdicts.len() - a.disagreements(),
-        a.disagreements()
+        esc(&counts(a))
     );
-    if !a.notes.is_empty() {
+    let lines: Vec<String> = recording_lines(a)
+        .into_iter()
+        .map(|r| format!("Recording {r}"))
+        .chain(a.notes.iter().cloned())
+        .collect();
+    if !lines.is_empty() {
         h.push_str("<ul>");
-        for n in &a.notes {
+        for n in &lines {
             let _ = write!(h, "<li>{}</li>", esc(n));
         }
         h.push_str("</ul>");
     }
+    let fonts = a
+        .verdicts
+        .iter()
+        .any(|v| v.seen.is_some())
+        .then(crate::annotate::Fonts::load);
     for v in &a.verdicts {
-        card_html(&mut h, a, v);
+        card_html(&mut h, a, v, fonts.as_ref());
     }
     h.push_str("</body></html>\n");
     h
 }
 
-fn card_html(h: &mut String, a: &Audit, v: &Verdict) {
-    let ok = v.agrees();
+/// The frame a hand was read from, tiles outlined, as an `<img>` with the picture inside.
+fn frame_html(m: &super::recording::Moment, fonts: &crate::annotate::Fonts) -> String {
+    use base64::Engine as _;
+    let pic = crate::annotate::outlined(&m.frame, &m.outcome, fonts, FRAME_SIDE);
+    let mut jpeg = Vec::new();
+    let mut enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 80);
+    if enc.encode_image(&pic).is_err() {
+        return String::new();
+    }
+    format!(
+        "<img class=\"frame\" alt=\"the frame the hand was read from\" src=\"data:image/jpeg;base64,{}\">",
+        base64::engine::general_purpose::STANDARD.encode(&jpeg)
+    )
+}
+
+/// Long side of the frames in the report, in pixels.
+const FRAME_SIDE: u32 = 720;
+
+fn card_html(h: &mut String, a: &Audit, v: &Verdict, fonts: Option<&crate::annotate::Fonts>) {
+    let class = match v.state() {
+        State::Agrees => "ok",
+        State::Disagrees => "bad",
+        State::Unsure => "unsure",
+    };
     let _ = write!(
         h,
-        "<div class=\"card {}\"><h2>{} <span class=\"verdict\">{}</span></h2>",
-        if ok { "ok" } else { "bad" },
+        "<div class=\"card {class}\"><h2>{} <span class=\"verdict\">{}</span></h2>",
         esc(&hand_label(v)),
-        if ok { "agrees" } else { "disagrees" }
+        state_word(v)
     );
+    if let (Some(m), Some(fonts)) = (&v.seen, fonts) {
+        h.push_str(&frame_html(m, fonts));
+        let _ = write!(
+            h,
+            "<div class=\"seen\">read in {} at {} · {} frames fused · least sure tile {:.0}%</div>",
+            esc(&m.recording),
+            clock(m.seconds),
+            m.frames,
+            f64::from(m.confidence) * 100.0
+        );
+    }
     if let Some(text) = v
         .ours
         .as_ref()

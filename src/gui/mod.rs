@@ -188,7 +188,10 @@ impl LiveApp {
             let rules = RuleSet::default();
             let result = live::run(
                 src,
-                opts.newest_only,
+                live::RunOptions {
+                    newest_only: opts.newest_only,
+                    skip_idle: false,
+                },
                 &mut rec,
                 &given,
                 &rules,

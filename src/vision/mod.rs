@@ -107,7 +107,7 @@ pub const MAX_PIXELS: u64 = 80_000_000;
 pub const ORT_LIBRARY: &str = "libonnxruntime.so.1.31.1";
 
 /// Why recognition could not run.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum VisionError {
     /// ONNX Runtime's library was not found or could not be loaded.
     Runtime(String),
