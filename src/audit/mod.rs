@@ -675,7 +675,10 @@ fn ours_of(sc: &Score) -> Ours {
 /// Our score against the claim: total, and the fans when the sheet lists them.
 fn compare(row: &Row, sc: &Score, findings: &mut Vec<Finding>) -> Ours {
     let fans: Vec<(Fan, u8)> = sc.fans.iter().map(|e| (e.fan, e.count)).collect();
-    let claimed = row.total.unwrap_or(0);
+    let Some(claimed) = row.total else {
+        // A total the sheet does not give (or gives unreadably) is reported as a bad row.
+        return ours_of(sc);
+    };
     if sc.total != claimed {
         let mut msg = format!(
             "the hand scores {} points, the sheet claims {claimed}",

@@ -161,16 +161,19 @@ pub fn read(
     out.frames = summary.frames;
     out.frames_read = summary.frames_read;
     out.bad_frames = summary.bad_frames;
-    out.problem = summary
+    let failure = summary
         .failure
         .map(|f| format!("stopped at {:.1} s: {f}", out.last_seconds.unwrap_or(0.0)));
-    if out.problem.is_none() && out.is_cut(opts.fps) {
-        out.problem = Some(format!(
-            "ends at {:.1} s but states a length of {:.1} s: the file is cut short",
+    out.problem = if out.is_cut(opts.fps) {
+        Some(format!(
+            "ends at {:.1} s but states a length of {:.1} s: the file is cut short{}",
             out.last_seconds.unwrap_or(0.0),
-            out.duration.unwrap_or(0.0)
-        ));
-    }
+            out.duration.unwrap_or(0.0),
+            failure.map_or(String::new(), |f| format!(" ({f})"))
+        ))
+    } else {
+        failure
+    };
     Ok(out)
 }
 
