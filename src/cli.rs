@@ -37,6 +37,19 @@ enum Command {
     /// Check a match's score sheet (CSV) hand by hand: payments, zero sums, running totals,
     /// the minimum, winds, and the fans of every hand the sheet writes out.
     Audit(AuditArgs),
+    /// Merge the audits of several tables (each `audit --out DIR`, run as independent jobs)
+    /// into one summary.
+    MergeAudits(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// The folders the audit jobs wrote (each with its audit.json).
+    #[arg(required = true)]
+    dirs: Vec<std::path::PathBuf>,
+    /// Write summary.json, summary.csv and index.html into this folder.
+    #[arg(long, value_name = "DIR")]
+    out: std::path::PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -335,6 +348,7 @@ pub fn run() -> Result<ExitCode, CliError> {
         Command::Scan(a) => scan(&a),
         Command::Live(a) => live(&a),
         Command::Audit(a) => audit(&a),
+        Command::MergeAudits(a) => merge_audits(&a),
     }
 }
 
@@ -372,6 +386,37 @@ fn image_files(paths: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
         }
     }
     out
+}
+
+/// `merge-audits`: exit code 0 when every table was read and every hand agrees, 1 otherwise.
+fn merge_audits(a: &MergeArgs) -> Result<ExitCode, CliError> {
+    use suanfan::audit::merge;
+    let tables: Vec<merge::Table> = a.dirs.iter().map(|d| merge::read_table(d)).collect();
+    std::fs::create_dir_all(&a.out)?;
+    let write = |name: &str, bytes: &[u8]| {
+        let p = a.out.join(name);
+        std::fs::write(&p, bytes)
+            .map_err(|e| CliError::Io(io::Error::new(e.kind(), format!("{}: {e}", p.display()))))
+    };
+    let csv = merge::to_csv(&tables).map_err(|e| CliError::Io(io::Error::other(e)))?;
+    write("summary.csv", &csv)?;
+    let json = merge::to_json(&tables);
+    write("summary.json", format!("{json:#}\n").as_bytes())?;
+    write("index.html", merge::to_html(&tables, &a.out).as_bytes())?;
+    println!(
+        "{} tables, {} hands, {} disagree, {} unsure, {} unreadable: {}",
+        json["tables"],
+        json["hands"],
+        json["disagree"],
+        json["unsure"],
+        json["unreadable"],
+        a.out.join("index.html").display()
+    );
+    Ok(if merge::all_agree(&tables) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// The recordings of an audit, read.

@@ -397,3 +397,49 @@ fn audit_checks_every_row_and_writes_its_reports() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("# players"), "{}", stderr(&o));
 }
+
+/// `merge-audits` over three audit jobs' folders: the template's (agrees), the planted
+/// sheet's, and one whose job left nothing: every table is a line, exit code 1.
+#[test]
+fn merge_audits_sums_the_tables_and_names_a_failed_job() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("merge-audits");
+    let _ = std::fs::remove_dir_all(&base);
+    let jobs = [
+        ("t1", format!("{root}/datasets/score-sheet-template.csv")),
+        ("t2", format!("{root}/tests/fixtures/sheets/planted.csv")),
+    ];
+    for (name, sheet) in &jobs {
+        let out = base.join(name);
+        suanfan(&["audit", sheet, "--out", out.to_str().unwrap_or("")], None);
+    }
+    let (t1, t2, t3, summary) = (
+        base.join("t1"),
+        base.join("t2"),
+        base.join("t3"),
+        base.join("summary"),
+    );
+    let arg = |p: &std::path::Path| p.to_str().unwrap_or("").to_string();
+    let o = suanfan(
+        &[
+            "merge-audits",
+            &arg(&t1),
+            &arg(&t2),
+            &arg(&t3),
+            "--out",
+            &arg(&summary),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = std::fs::read_to_string(summary.join("summary.json")).unwrap_or_default();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    assert_eq!(v["tables"], 3);
+    assert_eq!(v["hands"], 11, "{v:#}");
+    assert_eq!(v["disagree"], 8);
+    assert_eq!(v["unreadable"], 1);
+    let html = std::fs::read_to_string(summary.join("index.html")).unwrap_or_default();
+    assert!(html.contains("href=\"../t2/report.html\""), "{html}");
+    let o = suanfan(&["merge-audits", &arg(&t1), "--out", &arg(&summary)], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

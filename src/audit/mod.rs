@@ -7,6 +7,7 @@
 //!
 //! Every row gets a verdict, read or not.
 
+pub mod merge;
 pub mod recording;
 pub mod report;
 pub mod sheet;

@@ -247,7 +247,7 @@ fn tiles_html(hand: &str) -> String {
 
 const STYLE: &str = "body{font-family:system-ui,'Noto Sans CJK SC','Droid Sans Fallback',sans-serif;margin:2em;background:#f4f1ea;color:#222}
 h1{margin-top:0}.summary{font-size:1.1em;margin-bottom:1.5em}.card{background:#fff;border-radius:8px;padding:1em 1.2em;margin:0 0 1em;box-shadow:0 1px 3px #0002;border-left:6px solid #3a7d44}
-.card.bad{border-left-color:#c0392b}.card.unsure{border-left-color:#d4a017}.unsure .verdict{color:#a67c00}.frame{max-width:min(100%,640px);border-radius:4px;margin:.4em 0;display:block}.seen{color:#555;font-size:.9em}.card h2{margin:0 0 .4em;font-size:1.1em}.verdict{font-weight:bold}.bad .verdict{color:#c0392b}.ok .verdict{color:#3a7d44}
+.card.bad{border-left-color:#c0392b}.card.unsure{border-left-color:#d4a017}.unsure .verdict{color:#a67c00}.frame{max-width:min(100%,640px);border-radius:4px;margin:.4em 0;display:block}.seen{color:#555;font-size:.9em}.index{background:#fff;margin-bottom:1.5em;font-size:.92em}.index td:first-child{white-space:nowrap}.index .verdict{font-weight:bold}.index .bad .verdict{color:#c0392b}.index .ok .verdict{color:#3a7d44}.index .unsure .verdict{color:#a67c00}.card h2{margin:0 0 .4em;font-size:1.1em}.verdict{font-weight:bold}.bad .verdict{color:#c0392b}.ok .verdict{color:#3a7d44}
 table{border-collapse:collapse;margin:.5em 0}td,th{padding:.15em .7em;text-align:left;border-bottom:1px solid #eee}ul{margin:.3em 0}
 .t{display:inline-block;width:1.7em;height:2.3em;margin:1px;border:1px solid #999;border-radius:4px;background:#fffdf5;text-align:center;font-weight:bold;line-height:1.3em;vertical-align:middle}
 .t small{display:block;font-weight:normal;font-size:.7em}.t.m{color:#b22}.t.p{color:#126}.t.s{color:#272}.t.z{color:#333}.t.win{margin-left:.8em;border-color:#c80;border-width:2px}
@@ -284,11 +284,41 @@ pub fn to_html(a: &Audit) -> String {
         .iter()
         .any(|v| v.seen.is_some())
         .then(crate::annotate::Fonts::load);
+    index_html(&mut h, a);
     for v in &a.verdicts {
         card_html(&mut h, a, v, fonts.as_ref());
     }
     h.push_str("</body></html>\n");
     h
+}
+
+/// A line per hand, linking to its card: the verdict and the first finding.
+fn index_html(h: &mut String, a: &Audit) {
+    h.push_str("<table class=\"index\"><tr><th>hand</th><th>verdict</th><th></th></tr>");
+    for v in &a.verdicts {
+        let first = v
+            .findings
+            .first()
+            .map_or(String::new(), |f| format!("{}: {}", f.code, f.message));
+        let _ = write!(
+            h,
+            "<tr class=\"{}\"><td><a href=\"#line{}\">{}</a></td><td class=\"verdict\">{}</td><td>{}</td></tr>",
+            state_class(v),
+            v.row.line,
+            esc(&hand_label(v)),
+            state_word(v),
+            esc(&first)
+        );
+    }
+    h.push_str("</table>");
+}
+
+fn state_class(v: &Verdict) -> &'static str {
+    match v.state() {
+        State::Agrees => "ok",
+        State::Disagrees => "bad",
+        State::Unsure => "unsure",
+    }
 }
 
 /// The frame a hand was read from, tiles outlined, as an `<img>` with the picture inside.
@@ -310,14 +340,11 @@ fn frame_html(m: &super::recording::Moment, fonts: &crate::annotate::Fonts) -> S
 const FRAME_SIDE: u32 = 720;
 
 fn card_html(h: &mut String, a: &Audit, v: &Verdict, fonts: Option<&crate::annotate::Fonts>) {
-    let class = match v.state() {
-        State::Agrees => "ok",
-        State::Disagrees => "bad",
-        State::Unsure => "unsure",
-    };
     let _ = write!(
         h,
-        "<div class=\"card {class}\"><h2>{} <span class=\"verdict\">{}</span></h2>",
+        "<div class=\"card {}\" id=\"line{}\"><h2>{} <span class=\"verdict\">{}</span></h2>",
+        state_class(v),
+        v.row.line,
         esc(&hand_label(v)),
         state_word(v)
     );
