@@ -123,3 +123,73 @@ fn reports_have_every_row() {
     let json = report::to_json(&a);
     assert_eq!(json["verdicts"].as_array().map(Vec::len), Some(2));
 }
+
+/// The elements of an HTML page in order, one per line: the tag, its class and id (text
+/// and styles left out), indented by depth.
+fn structure(html: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let attr = |tag: &str, name: &str| {
+        tag.split(&format!("{name}=\""))
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .map(String::from)
+    };
+    for piece in html.split('<').skip(1) {
+        let tag = piece.split('>').next().unwrap_or("");
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '!')
+            .collect();
+        if tag.starts_with('/') {
+            depth = depth.saturating_sub(1);
+            continue;
+        }
+        let mut line = format!("{}{name}", "  ".repeat(depth));
+        if let Some(c) = attr(tag, "class") {
+            line.push_str(&format!(".{}", c.replace(' ', ".")));
+        }
+        if let Some(i) = attr(tag, "id") {
+            line.push_str(&format!("#{i}"));
+        }
+        out.push_str(&line);
+        out.push('\n');
+        let void = matches!(name.as_str(), "!doctype" | "meta" | "img" | "br");
+        if !void {
+            depth += 1;
+        }
+    }
+    out
+}
+
+/// The HTML report of the planted sheet keeps its structure: summary, index, a card per
+/// hand. A change shows as a diff; `SUANFAN_UPDATE_SNAPSHOTS=1` rewrites the snapshot after
+/// a change that is meant.
+#[test]
+fn the_html_report_keeps_its_structure() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/sheets");
+    let text =
+        std::fs::read_to_string(format!("{dir}/planted.csv")).unwrap_or_else(|e| panic!("{e}"));
+    let a = audit(&sheet::read(&text).unwrap_or_else(|e| panic!("{e}")));
+    let got = structure(&report::to_html(&a));
+    let path = format!("{dir}/planted-report.structure");
+    if std::env::var_os("SUANFAN_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &got).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e} (SUANFAN_UPDATE_SNAPSHOTS=1 writes it)"));
+    if got != want {
+        let first = got
+            .lines()
+            .zip(want.lines())
+            .position(|(g, w)| g != w)
+            .unwrap_or(got.lines().count().min(want.lines().count()));
+        panic!(
+            "report.html's structure changed at element {}: got {:?}, snapshot {:?}",
+            first + 1,
+            got.lines().nth(first),
+            want.lines().nth(first)
+        );
+    }
+}
