@@ -65,8 +65,13 @@ impl Calculator {
         for row in ROWS {
             ui.horizontal(|ui| {
                 for &code in row {
-                    let hover = Tile::parse(code).map_or(String::new(), |t| t.chinese());
-                    if ui.button(code).on_hover_text(hover).clicked() {
+                    let Ok(t) = Tile::parse(code) else { continue };
+                    let look = super::tiles::Look {
+                        height: 32.0,
+                        ..super::tiles::Look::default()
+                    };
+                    let card = super::tiles::card(ui, crate::detection::Face::Tile(t), look);
+                    if card.on_hover_text(t.chinese()).clicked() {
                         self.text.push_str(code);
                     }
                 }

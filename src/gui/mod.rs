@@ -8,6 +8,7 @@
 pub mod calculator;
 pub mod panel;
 pub mod session;
+pub mod tiles;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -121,6 +122,7 @@ pub fn install_cjk_font(ctx: &egui::Context) -> bool {
         fonts.families.entry(family).or_default().push("cjk".into());
     }
     ctx.set_fonts(fonts);
+    tiles::set_chinese(true);
     true
 }
 

@@ -13,6 +13,7 @@ use crate::tile::Wind;
 
 use super::calculator::Calculator;
 use super::session::Session;
+use super::tiles;
 
 /// What a camera cannot see, set in the panel.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -150,19 +151,25 @@ impl Panel {
         };
         ui.heading(label(lang, "Hand", "手牌"));
         let mut clicked = None;
+        let picked = self.picked;
         ui.horizontal_wrapped(|ui| {
             for g in &o.reading.groups {
                 for &i in &g.tiles {
-                    let text = o.face_of(i).map_or("▮".to_string(), |(f, _)| f.to_string());
                     let doubtful = o.decoded.changes.iter().any(|c| c.det == i);
-                    let text = if doubtful { format!("{text}?") } else { text };
-                    let button = egui::Button::new(
-                        RichText::new(text)
-                            .color(group_colour(g.kind))
-                            .strong()
-                            .size(18.0),
-                    );
-                    if ui.add(button).on_hover_text(g.kind.name()).clicked() {
+                    let response = match o.face_of(i) {
+                        Some((face, _)) => tiles::card(
+                            ui,
+                            face,
+                            tiles::Look {
+                                border: group_colour(g.kind),
+                                doubtful,
+                                selected: picked == Some(i),
+                                ..tiles::Look::default()
+                            },
+                        ),
+                        None => ui.add(egui::Button::new(RichText::new("▮").size(18.0))),
+                    };
+                    if response.on_hover_text(g.kind.name()).clicked() {
                         clicked = Some(i);
                     }
                 }

@@ -1,0 +1,192 @@
+//! Tiles drawn as small cards, for the panel's hand and the calculator's palette: the rank
+//! above and the suit below in the suit's colour (Chinese where a font with Chinese was loaded,
+//! `5` over `p` otherwise), the honours as their character. Screen readers and the UI tests
+//! read a card by its short name (`5p`, `E`, `f1`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use eframe::egui::{
+    self, Align2, Color32, CornerRadius, FontId, Response, Sense, Stroke, StrokeKind, Vec2,
+    WidgetInfo,
+};
+
+use crate::detection::Face;
+use crate::tile::{Suit, Tile};
+
+/// Whether a font with Chinese is loaded (set where the fonts are installed).
+static CHINESE: AtomicBool = AtomicBool::new(false);
+
+/// Says whether the cards may draw Chinese characters.
+pub fn set_chinese(on: bool) {
+    CHINESE.store(on, Ordering::Relaxed);
+}
+
+/// How a card is drawn beyond its face.
+#[derive(Debug, Clone, Copy)]
+pub struct Look {
+    /// The border's colour (the group the tile belongs to in the panel).
+    pub border: Color32,
+    /// The reading is doubtful: a red corner mark.
+    pub doubtful: bool,
+    /// Picked for correction: drawn raised.
+    pub selected: bool,
+    /// Card height in points (the width is 3/4 of it).
+    pub height: f32,
+}
+
+impl Default for Look {
+    fn default() -> Self {
+        Look {
+            border: Color32::from_gray(120),
+            doubtful: false,
+            selected: false,
+            height: 38.0,
+        }
+    }
+}
+
+const IVORY: Color32 = Color32::from_rgb(255, 252, 238);
+const CHARACTERS: Color32 = Color32::from_rgb(178, 34, 34);
+const DOTS: Color32 = Color32::from_rgb(20, 60, 140);
+const BAMBOO: Color32 = Color32::from_rgb(30, 120, 50);
+const HONOUR: Color32 = Color32::from_rgb(40, 40, 40);
+const BONUS: Color32 = Color32::from_rgb(150, 90, 10);
+
+/// What is written on a card: the top line, the bottom line (may be empty) and the colour.
+pub fn writing(face: Face, chinese: bool) -> (String, String, Color32) {
+    const RANKS: [&str; 9] = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
+    match face {
+        Face::Tile(t) => tile_writing(t, chinese, &RANKS),
+        Face::Bonus(b) => {
+            let name = b.to_string();
+            let zh = ["梅", "蘭", "竹", "菊", "春", "夏", "秋", "冬"];
+            let top = if chinese {
+                zh.get(b.index()).map_or(name.clone(), |s| (*s).to_string())
+            } else {
+                name
+            };
+            (top, String::new(), BONUS)
+        }
+    }
+}
+
+fn tile_writing(t: Tile, chinese: bool, ranks: &[&str; 9]) -> (String, String, Color32) {
+    let r = usize::from(t.rank());
+    let (suit_zh, suit_en, colour) = match t.suit() {
+        Suit::Characters => ("萬", "m", CHARACTERS),
+        Suit::Dots => ("筒", "p", DOTS),
+        Suit::Bamboo => ("索", "s", BAMBOO),
+        Suit::Honors => {
+            const ZH: [&str; 7] = ["東", "南", "西", "北", "中", "發", "白"];
+            let colour = match r {
+                5 => CHARACTERS,
+                6 => BAMBOO,
+                7 => DOTS,
+                _ => HONOUR,
+            };
+            let text = if chinese {
+                ZH[r - 1].to_string()
+            } else {
+                t.to_string()
+            };
+            return (text, String::new(), colour);
+        }
+    };
+    if chinese {
+        (ranks[r - 1].to_string(), suit_zh.to_string(), colour)
+    } else {
+        (r.to_string(), suit_en.to_string(), colour)
+    }
+}
+
+/// Draws one card; clicking it is the response's click.
+pub fn card(ui: &mut egui::Ui, face: Face, look: Look) -> Response {
+    let size = Vec2::new(look.height * 0.75, look.height);
+    let (rect, response) = ui.allocate_exact_size(size, Sense::click());
+    let name = face.to_string();
+    response.widget_info(|| WidgetInfo::labeled(egui::accesskit::Role::Button, true, &name));
+    if !ui.is_rect_visible(rect) {
+        return response;
+    }
+    let rect = if look.selected {
+        rect.translate(Vec2::new(0.0, -3.0))
+    } else {
+        rect
+    };
+    let painter = ui.painter();
+    let radius = CornerRadius::same((look.height / 8.0) as u8);
+    painter.rect_filled(rect, radius, IVORY);
+    let width = if response.hovered() || look.selected {
+        2.5
+    } else {
+        1.5
+    };
+    painter.rect_stroke(
+        rect,
+        radius,
+        Stroke::new(width, look.border),
+        StrokeKind::Inside,
+    );
+    let (top, bottom, colour) = writing(face, CHINESE.load(Ordering::Relaxed));
+    let h = look.height;
+    if bottom.is_empty() {
+        let size = if top.chars().count() > 1 {
+            h * 0.32
+        } else {
+            h * 0.5
+        };
+        painter.text(
+            rect.center(),
+            Align2::CENTER_CENTER,
+            top,
+            FontId::proportional(size),
+            colour,
+        );
+    } else {
+        let up = rect.center() - Vec2::new(0.0, h * 0.18);
+        let down = rect.center() + Vec2::new(0.0, h * 0.2);
+        painter.text(
+            up,
+            Align2::CENTER_CENTER,
+            top,
+            FontId::proportional(h * 0.36),
+            colour,
+        );
+        painter.text(
+            down,
+            Align2::CENTER_CENTER,
+            bottom,
+            FontId::proportional(h * 0.3),
+            colour,
+        );
+    }
+    if look.doubtful {
+        let c = rect.right_top() + Vec2::new(-h * 0.12, h * 0.12);
+        painter.circle_filled(c, h * 0.1, Color32::from_rgb(220, 30, 30));
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn face(s: &str) -> Face {
+        Face::Tile(Tile::parse(s).unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    #[test]
+    fn cards_write_rank_and_suit() {
+        assert_eq!(writing(face("5p"), false).0, "5");
+        assert_eq!(writing(face("5p"), false).1, "p");
+        assert_eq!(writing(face("5p"), true).0, "五");
+        assert_eq!(writing(face("5p"), true).1, "筒");
+        assert_eq!(writing(face("9m"), true).1, "萬");
+        assert_eq!(writing(face("C"), true).0, "中");
+        assert_eq!(writing(face("C"), true).2, CHARACTERS);
+        assert_eq!(
+            writing(face("F"), false),
+            ("F".into(), String::new(), BAMBOO)
+        );
+    }
+}
