@@ -319,3 +319,59 @@ fn without_a_display_the_window_says_to_use_headless() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--headless"), "{stderr}");
 }
+
+/// A stream that stops sending: a TCP server gives the first half of the match and then holds
+/// the connection open, silent. The frames it sent come; then the source says the stream
+/// stalled and ends, within the stall time (2 s here), never hanging.
+#[test]
+#[cfg_attr(no_ffmpeg, ignore = "ffmpeg is not installed")]
+fn a_stream_that_stalls_is_said_and_ends() {
+    use std::io::Write;
+    use std::net::TcpListener;
+    use std::time::{Duration, Instant};
+    use suanfan::capture::{CaptureError, SourceOptions};
+
+    let bytes = std::fs::read(match_video()).unwrap();
+    let half = bytes[..bytes.len() / 2].to_vec();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        // ffprobe looks first, then ffmpeg reads: each gets the half, then silence.
+        for conn in listener.incoming() {
+            let Ok(mut c) = conn else { continue };
+            let data = half.clone();
+            std::thread::spawn(move || {
+                let _ = c.write_all(&data);
+                std::thread::sleep(Duration::from_secs(60));
+            });
+        }
+    });
+    let opts = SourceOptions {
+        stall_seconds: 2.0,
+        ..SourceOptions::default()
+    };
+    let mut src = suanfan::capture::open(&format!("tcp://127.0.0.1:{port}"), opts).unwrap();
+    let (mut frames, mut end, mut last_frame) = (0, None, Instant::now());
+    while let Some(item) = src.next_frame() {
+        match item {
+            Ok(_) => {
+                frames += 1;
+                last_frame = Instant::now();
+            }
+            Err(e) => {
+                end = Some(e);
+                break;
+            }
+        }
+    }
+    assert!(frames > 10, "{frames} frames before the stall");
+    let waited = last_frame.elapsed();
+    assert!(
+        matches!(&end, Some(CaptureError::Failed(m)) if m.contains("stalled")),
+        "{end:?}"
+    );
+    assert!(
+        waited >= Duration::from_millis(1900) && waited < Duration::from_secs(10),
+        "the stall was said {waited:?} after the last frame"
+    );
+}
