@@ -4,6 +4,8 @@
 //! A source hands out frames with their time; a frame that cannot be read is an error value
 //! for that frame (the source goes on), and a source that fails or stalls says so and ends.
 
+#[cfg(feature = "camera")]
+mod camera;
 mod folder;
 mod video;
 
@@ -82,7 +84,7 @@ impl Default for SourceOptions {
 /// device, a folder of images, an image file, or a video file or stream URL.
 pub fn open(spec: &str, opts: SourceOptions) -> Result<Box<dyn FrameSource>, CaptureError> {
     if let Some(device) = camera_device(spec) {
-        return Ok(Box::new(Video::open_camera(&device, opts)?));
+        return open_camera(&device, opts);
     }
     let path = Path::new(spec);
     if path.is_dir() {
@@ -97,6 +99,22 @@ pub fn open(spec: &str, opts: SourceOptions) -> Result<Box<dyn FrameSource>, Cap
         )));
     }
     Ok(Box::new(Video::open(spec, opts)?))
+}
+
+/// A camera: through nokhwa with the `camera` feature, else through ffmpeg's v4l2 input.
+fn open_camera(device: &str, opts: SourceOptions) -> Result<Box<dyn FrameSource>, CaptureError> {
+    #[cfg(feature = "camera")]
+    {
+        let n = device
+            .trim_start_matches("/dev/video")
+            .parse::<u32>()
+            .map_err(|_| CaptureError::Open(format!("{device}: not a camera device")))?;
+        Ok(Box::new(camera::Camera::open(n, opts)?))
+    }
+    #[cfg(not(feature = "camera"))]
+    {
+        Ok(Box::new(Video::open_camera(device, opts)?))
+    }
 }
 
 /// Whether `spec` names a camera (`camera`, `camera:N`, `/dev/videoN`).
