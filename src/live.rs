@@ -106,7 +106,7 @@ fn decode(fused: &[Detection], given: &Given, rules: &RuleSet) -> Option<(String
 }
 
 /// The lowest probability among the tiles a decoded hand was read from.
-fn weakest(o: &ScanOutcome) -> f32 {
+pub(crate) fn weakest(o: &ScanOutcome) -> f32 {
     o.decoded
         .tiles
         .iter()

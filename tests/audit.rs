@@ -576,3 +576,40 @@ fn a_recording_cut_short_is_said_and_its_missing_hands_not_found() {
         }
     }
 }
+
+/// A folder of photos, one or more per hand: the same hand photographed twice is one hand, a
+/// corrupt photo is counted and skipped, and each row gets the hand of its photo.
+#[test]
+#[cfg_attr(no_onnxruntime, ignore = "ONNX Runtime is not installed")]
+fn a_folder_of_photos_is_read_photo_by_photo() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("audit-photos");
+    let _ = std::fs::remove_dir_all(&dir);
+    let photos = dir.join("photos");
+    std::fs::create_dir_all(&photos).unwrap();
+    let samples = repo().join("datasets/samples");
+    for (name, sample) in [
+        ("01.jpg", "hand-concealed.jpg"),
+        ("02.jpg", "hand-concealed.jpg"),
+        ("03.jpg", "hand-melds.jpg"),
+    ] {
+        std::fs::copy(samples.join(sample), photos.join(name)).unwrap();
+    }
+    std::fs::write(photos.join("04.jpg"), b"\xff\xd8\xff\xe0 not a photo").unwrap();
+    // Hand 1: A (East) on C's discard, 14. Hand 2: B (East) on A's discard claims 8; the
+    // hand with melds scores 5.
+    let sheet = format!(
+        "{HEADER}hand,result,winner,from,total,A,B,C,D\n1,win,A,C,14,38,-8,-22,-8\n2,win,B,A,8,-16,32,-8,-8\n"
+    );
+    let (out, v) = audit(&sheet, &photos, "audit-photos");
+    let rec = &v["recordings"][0];
+    assert_eq!(rec["hands_found"], 2, "{rec}");
+    assert_eq!(rec["bad_frames"], 1, "{rec}");
+    assert_eq!(codes(&v), vec![vec![], vec!["total_differs".to_string()]]);
+    assert!(
+        v["verdicts"][1]["seen"]["recording"]
+            .as_str()
+            .unwrap()
+            .ends_with("03.jpg")
+    );
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -15,7 +15,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::Row;
 use crate::capture::{self, SourceOptions, probe_duration};
 use crate::live::{self, Event, RunOptions};
-use crate::scan::{Given, ScanOutcome};
+use crate::scan::{Given, ScanOutcome, scan_file};
 use crate::scoring::{Hand, RuleSet};
 use crate::track::TrackConfig;
 use crate::vision::{Recognizer, VisionConfig, VisionError};
@@ -104,6 +104,9 @@ pub fn read(
     rules: &RuleSet,
     mut progress: impl FnMut(f64),
 ) -> Result<Recording, VisionError> {
+    if std::path::Path::new(spec).is_dir() {
+        return read_photos(spec, offset, opts, rec, rules, progress);
+    }
     let mut out = Recording {
         name: spec.to_string(),
         duration: probe_duration(spec),
@@ -174,6 +177,73 @@ pub fn read(
     } else {
         failure
     };
+    Ok(out)
+}
+
+/// Reads a folder photo by photo (a photo or a few per hand): each photo showing a valid hand
+/// is a moment, the same hand in consecutive photos once. A photo that cannot be read counts
+/// as a bad frame. Photo `k` is at `k / fps` seconds.
+fn read_photos(
+    dir: &str,
+    offset: f64,
+    opts: ReadOptions,
+    rec: &mut Recognizer,
+    rules: &RuleSet,
+    mut progress: impl FnMut(f64),
+) -> Result<Recording, VisionError> {
+    let mut out = Recording {
+        name: dir.to_string(),
+        ..Recording::default()
+    };
+    let mut files: Vec<std::path::PathBuf> = match std::fs::read_dir(dir) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| capture::is_image_name(p))
+            .collect(),
+        Err(e) => {
+            out.problem = Some(format!("cannot be listed: {e}"));
+            return Ok(out);
+        }
+    };
+    files.sort();
+    if files.is_empty() {
+        out.problem = Some("holds no JPEG or PNG photos".into());
+    }
+    for (k, path) in files.iter().enumerate() {
+        let seconds = k as f64 / opts.fps.max(0.01);
+        out.frames += 1;
+        out.last_seconds = Some(seconds);
+        progress(seconds);
+        let (outcome, image) = match scan_file(rec, path, &Given::default(), rules) {
+            Ok(x) => x,
+            Err(VisionError::Image { .. }) => {
+                out.bad_frames += 1;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        out.frames_read += 1;
+        let (Some(hand), Some(_)) = (outcome.decoded.hand.clone(), &outcome.score) else {
+            continue;
+        };
+        let same = out
+            .moments
+            .last()
+            .is_some_and(|m| m.hand == hand && m.flowers == outcome.decoded.flowers);
+        if !same {
+            out.moments.push(Arc::new(Moment {
+                recording: path.display().to_string(),
+                seconds,
+                at: offset + seconds,
+                hand,
+                flowers: outcome.decoded.flowers,
+                confidence: live::weakest(&outcome),
+                frames: 1,
+                outcome,
+                frame: Arc::new(image),
+            }));
+        }
+    }
     Ok(out)
 }
 

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use image::RgbImage;
 
-pub use folder::Folder;
+pub use folder::{Folder, is_image_name};
 pub use video::{Video, probe_duration};
 
 /// One picture from a source.
