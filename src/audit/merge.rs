@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::report::esc;
+
 /// One table's audit, as its `audit.json` gives it.
 #[derive(Debug, Clone)]
 pub struct Table {
@@ -139,13 +141,6 @@ pub fn to_csv(tables: &[Table]) -> Result<Vec<u8>, csv::Error> {
         }
     }
     w.into_inner().map_err(|e| csv::Error::from(e.into_error()))
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// `index.html`: a line per table linking to its `report.html` (as written, relative to

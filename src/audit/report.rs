@@ -196,7 +196,8 @@ pub fn to_csv(a: &Audit) -> Result<Vec<u8>, csv::Error> {
     w.into_inner().map_err(|e| csv::Error::from(e.into_error()))
 }
 
-fn esc(s: &str) -> String {
+/// Text made safe inside HTML.
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
