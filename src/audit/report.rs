@@ -395,11 +395,23 @@ fn card_html(h: &mut String, a: &Audit, v: &Verdict, fonts: Option<&crate::annot
     );
     let _ = write!(
         h,
-        "<tr><td>changes</td><td>{}</td><td>{}</td></tr><tr><td></td><td></td><td><small>(payments for the total the sheet claims)</small></td></tr></table>",
+        "<tr><td>changes</td><td>{}</td><td>{}</td></tr><tr><td></td><td></td><td><small>(payments for the total the sheet claims)</small></td></tr>",
         esc(&show_changes(&a.header, &v.row.changes)),
         v.expected_changes
             .map_or("—".into(), |c| esc(&show_changes(&a.header, &c)))
     );
+    if let (Some(o), Some(w), Some(claimed)) = (&v.ours, v.row.winner, v.row.total) {
+        if o.total != claimed && v.row.discarder != Some(w) {
+            let ours = super::changes_for(&a.header.rules, w, v.row.discarder, o.total);
+            let _ = write!(
+                h,
+                "<tr><td></td><td></td><td>{}<br><small>(payments for our total, {})</small></td></tr>",
+                esc(&show_changes(&a.header, &ours)),
+                o.total
+            );
+        }
+    }
+    h.push_str("</table>");
     if !v.findings.is_empty() {
         h.push_str("<ul>");
         for f in &v.findings {
