@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::notation;
-use crate::scoring::{Fan, Payment, RuleSet, Score, WinContext, payment, score};
+use crate::scoring::{Fan, Hand, Payment, RuleSet, Score, WinContext, payment, score};
 use crate::tile::Wind;
 
 pub use sheet::{Header, Row, Sheet, SheetError};
@@ -200,6 +200,19 @@ fn score_row(
             given.seat_wind, given.prevalent_wind
         ));
     }
+    score_hand(row, &parsed.hand, given, seat, prevalent, rules)
+        .map_err(|e| format!("hand '{text}': {e}"))
+}
+
+/// Scores a hand with the circumstances of a row (`given` adds what the row does not say).
+fn score_hand(
+    row: &Row,
+    hand: &Hand,
+    given: WinContext,
+    seat: Wind,
+    prevalent: Wind,
+    rules: &RuleSet,
+) -> Result<Score, crate::scoring::HandError> {
     let ctx = WinContext {
         self_drawn: row.discarder.is_none(),
         seat_wind: seat,
@@ -207,7 +220,7 @@ fn score_row(
         flowers: row.flowers,
         ..given
     };
-    score(&parsed.hand, &ctx, rules).map_err(|e| format!("hand '{text}': {e}"))
+    score(hand, &ctx, rules)
 }
 
 /// Names of fans with counts, for messages.
@@ -463,6 +476,16 @@ fn score_for(v: &Verdict, text: &str, rules: &RuleSet) -> Option<Result<Score, S
     }
 }
 
+/// A hand read from a recording, scored with a winning row's circumstances.
+fn score_read(v: &Verdict, hand: &Hand, rules: &RuleSet) -> Option<Score> {
+    match (v.row.winner, v.seats, v.prevalent, v.row.win) {
+        (Some(w), Some(s), Some(p), true) => {
+            score_hand(&v.row, hand, WinContext::default(), s[w], p, rules).ok()
+        }
+        _ => None,
+    }
+}
+
 /// Scores the hand the sheet writes out, if it does, and compares it with the claim.
 fn score_notation(v: &mut Verdict, rules: &RuleSet) {
     let Some(text) = v.row.notation.clone() else {
@@ -497,17 +520,23 @@ fn compare_recorded(
         .map(|&i| {
             moments
                 .iter()
-                .map(|m| {
-                    let text = notation::format_hand(&m.hand);
-                    score_for(&verdicts[i], &text, rules).and_then(Result::ok)
-                })
+                .map(|m| score_read(&verdicts[i], &m.hand, rules))
                 .collect()
+        })
+        .collect();
+    // The hands the sheet writes out, parsed once.
+    let written: Vec<Option<Hand>> = wins
+        .iter()
+        .map(|&i| {
+            let text = verdicts[i].row.notation.as_deref()?;
+            notation::parse(text).ok().map(|p| p.hand)
         })
         .collect();
     let matched = recording::match_in_order(wins.len(), moments.len(), |r, k| {
         let v = &verdicts[wins[r]];
         let sc = scores[r][k].as_ref()?;
-        recording::time_fits(&v.row, moments[k].at).then(|| fit(v, &moments[k], sc))
+        recording::time_fits(&v.row, moments[k].at)
+            .then(|| fit(v, written[r].as_ref(), &moments[k], sc))
     });
     let cut: Vec<String> = recs
         .iter()
@@ -528,24 +557,19 @@ fn compare_recorded(
 
 /// How well a moment fits a row: a match at all, and more when the hand read scores what
 /// the sheet claims or is the hand the sheet writes out.
-fn fit(v: &Verdict, m: &recording::Moment, sc: &Score) -> f64 {
+fn fit(v: &Verdict, written: Option<&Hand>, m: &recording::Moment, sc: &Score) -> f64 {
     let total = if v.row.total == Some(sc.total) {
         2.0
     } else {
         0.0
     };
-    let written = v
-        .row
-        .notation
-        .as_deref()
-        .and_then(|t| notation::parse(t).ok())
-        .is_some_and(|p| same_hand(&p.hand, &m.hand));
+    let written = written.is_some_and(|h| same_hand(h, &m.hand));
     1.0 + total + if written { 2.0 } else { 0.0 } + 0.5 * f64::from(m.confidence)
 }
 
 /// Two hands the same, whatever the order their tiles and melds are written in.
-fn same_hand(a: &crate::scoring::Hand, b: &crate::scoring::Hand) -> bool {
-    let key = |h: &crate::scoring::Hand| {
+fn same_hand(a: &Hand, b: &Hand) -> bool {
+    let key = |h: &Hand| {
         let mut melds: Vec<String> = h.melds.iter().map(notation::format_meld).collect();
         melds.sort();
         let mut tiles = h.concealed.clone();

@@ -93,23 +93,44 @@ impl Default for ReadOptions {
     }
 }
 
-/// Reads one recording (a video file or a folder of frames). `offset`: seconds of the
-/// recordings before it. `progress` is told the seconds decoded so far. A recording that
-/// cannot be opened or ends early is said in `problem`; only a model failure is an error.
+/// Reads one recording (a video file or a folder of photos). `progress` is told the seconds
+/// decoded so far. A recording that cannot be opened or ends early is said in `problem`; only
+/// a model failure is an error. The moments' `at` is their `seconds` until `read_all` places
+/// recordings one after another.
 pub fn read(
     spec: &str,
-    offset: f64,
+    opts: ReadOptions,
+    rec: &mut Recognizer,
+    rules: &RuleSet,
+    progress: impl FnMut(f64),
+) -> Result<Recording, VisionError> {
+    read_known(spec, stated_length(spec), opts, rec, rules, progress)
+}
+
+/// The length a video file states (None for a folder, or a file that states none).
+fn stated_length(spec: &str) -> Option<f64> {
+    if std::path::Path::new(spec).is_dir() {
+        None
+    } else {
+        probe_duration(spec)
+    }
+}
+
+/// `read`, the stated length already probed.
+fn read_known(
+    spec: &str,
+    duration: Option<f64>,
     opts: ReadOptions,
     rec: &mut Recognizer,
     rules: &RuleSet,
     mut progress: impl FnMut(f64),
 ) -> Result<Recording, VisionError> {
     if std::path::Path::new(spec).is_dir() {
-        return read_photos(spec, offset, opts, rec, rules, progress);
+        return read_photos(spec, opts, rec, rules, progress);
     }
     let mut out = Recording {
         name: spec.to_string(),
-        duration: probe_duration(spec),
+        duration,
         ..Recording::default()
     };
     let source = match capture::open(
@@ -148,7 +169,7 @@ pub fn read(
                     out.moments.push(Arc::new(Moment {
                         recording: spec.to_string(),
                         seconds: l.seconds,
-                        at: offset + l.seconds,
+                        at: l.seconds,
                         hand,
                         flowers: l.outcome.decoded.flowers,
                         confidence: l.confidence,
@@ -185,7 +206,6 @@ pub fn read(
 /// as a bad frame. Photo `k` is at `k / fps` seconds.
 fn read_photos(
     dir: &str,
-    offset: f64,
     opts: ReadOptions,
     rec: &mut Recognizer,
     rules: &RuleSet,
@@ -195,20 +215,13 @@ fn read_photos(
         name: dir.to_string(),
         ..Recording::default()
     };
-    let mut files: Vec<std::path::PathBuf> = match std::fs::read_dir(dir) {
-        Ok(entries) => entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| capture::is_image_name(p))
-            .collect(),
+    let files = match capture::images_in(std::path::Path::new(dir)) {
+        Ok(f) => f,
         Err(e) => {
-            out.problem = Some(format!("cannot be listed: {e}"));
+            out.problem = Some(format!("cannot be read: {e}"));
             return Ok(out);
         }
     };
-    files.sort();
-    if files.is_empty() {
-        out.problem = Some("holds no JPEG or PNG photos".into());
-    }
     for (k, path) in files.iter().enumerate() {
         let seconds = k as f64 / opts.fps.max(0.01);
         out.frames += 1;
@@ -234,7 +247,7 @@ fn read_photos(
             out.moments.push(Arc::new(Moment {
                 recording: path.display().to_string(),
                 seconds,
-                at: offset + seconds,
+                at: seconds,
                 hand,
                 flowers: outcome.decoded.flowers,
                 confidence: live::weakest(&outcome),
@@ -281,8 +294,9 @@ pub fn read_all(
                     let Some(spec) = specs.get(k) else { break };
                     let read_one = match &mut rec {
                         Ok(rec) => {
-                            let bar = bars.add(bar_for(spec, opts.fps));
-                            let r = read(spec, 0.0, opts, rec, rules, |t| {
+                            let duration = stated_length(spec);
+                            let bar = bars.add(bar_for(spec, duration, opts.fps));
+                            let r = read_known(spec, duration, opts, rec, rules, |t| {
                                 bar.set_position(t.max(0.0) as u64);
                             });
                             bar.finish();
@@ -306,11 +320,11 @@ pub fn read_all(
 }
 
 /// A progress bar over a recording's stated length, in seconds (a spinner without one).
-fn bar_for(spec: &str, fps: f64) -> ProgressBar {
+fn bar_for(spec: &str, duration: Option<f64>, fps: f64) -> ProgressBar {
     let name = std::path::Path::new(spec)
         .file_name()
         .map_or(spec.to_string(), |n| n.to_string_lossy().into_owned());
-    let (bar, template) = match probe_duration(spec) {
+    let (bar, template) = match duration {
         Some(d) => (
             ProgressBar::new(d.ceil() as u64),
             "{prefix} [{bar:30}] {pos}/{len} s of video ({elapsed}, {eta} left)",

@@ -21,22 +21,29 @@ pub fn is_image_name(p: &Path) -> bool {
         .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "jpg" | "jpeg" | "png"))
 }
 
+/// The JPEG and PNG files of `dir`, sorted by name; an error when it cannot be listed or
+/// holds none.
+pub fn images_in(dir: &Path) -> Result<Vec<PathBuf>, CaptureError> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| CaptureError::Open(format!("{}: cannot list: {e}", dir.display())))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_image_name(p))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(CaptureError::Open(format!(
+            "{}: no JPEG or PNG images in this folder",
+            dir.display()
+        )));
+    }
+    Ok(files)
+}
+
 impl Folder {
     /// Every JPEG and PNG of `dir`, sorted by name; `fps` sets their times.
     pub fn open(dir: &Path, fps: f64) -> Result<Folder, CaptureError> {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| CaptureError::Open(format!("{}: cannot list: {e}", dir.display())))?;
-        let mut files: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| is_image_name(p))
-            .collect();
-        files.sort();
-        if files.is_empty() {
-            return Err(CaptureError::Open(format!(
-                "{}: no JPEG or PNG images in this folder",
-                dir.display()
-            )));
-        }
+        let files = images_in(dir)?;
         Ok(Folder {
             name: dir.display().to_string(),
             files,

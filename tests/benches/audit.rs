@@ -37,50 +37,57 @@ const ENC: [&str; 8] = [
     "30",
 ];
 
+/// Encodes one unit: `input` (ffmpeg's input arguments), `filter` (`-vf …` or
+/// `-filter_complex …`), `seconds` long, into `out`.
+fn unit(dir: &Path, input: &[String], filter: [&str; 2], seconds: &str, out: &str) -> bool {
+    let mut a = input.to_vec();
+    a.extend(s(&filter));
+    a.extend(s(&["-t", seconds]));
+    a.extend(s(&ENC));
+    a.push(out.into());
+    ffmpeg(&a, dir)
+}
+
 /// A 10 s unit of play: the hand photo sliding for 8 s, then half a hand still for 2 s; and
-/// 30 s of the hand held still. Returns false when ffmpeg cannot make them.
+/// 30 s of each sample hand held still. Returns false when ffmpeg cannot make them.
 fn units(dir: &Path, samples: &Path) -> bool {
-    let photo = samples.join("hand-concealed.jpg").display().to_string();
-    let bg = "color=c=0x161618:s=1280x720:r=30:d=8";
-    let mut play = s(&["-f", "lavfi", "-i", bg, "-loop", "1", "-i", &photo]);
-    play.extend(s(&[
-        "-filter_complex",
-        "[1]scale=960:720[p];[0][p]overlay=x='160+140*sin(t*1.3)':y='40*cos(t*0.9)':shortest=1",
-        "-t",
-        "8",
-    ]));
-    play.extend(s(&ENC));
-    play.push("moving.mkv".into());
-    let mut pause = s(&["-loop", "1", "-i", &photo]);
-    pause.extend(s(&[
-        "-vf",
-        "scale=960:720,crop=480:720:0:0,pad=1280:720:200:0:0x161618",
-        "-t",
-        "2",
-    ]));
-    pause.extend(s(&ENC));
-    pause.push("pause.mkv".into());
-    let still = |photo: &str, out: &str| {
-        let mut a = s(&[
+    let photo = |name: &str| {
+        s(&[
             "-loop",
             "1",
             "-i",
-            &samples.join(photo).display().to_string(),
-        ]);
-        a.extend(s(&[
-            "-vf",
-            "scale=960:720,pad=1280:720:160:0:0x161618",
-            "-t",
-            "30",
-        ]));
-        a.extend(s(&ENC));
-        a.push(out.into());
-        ffmpeg(&a, dir)
+            &samples.join(name).display().to_string(),
+        ])
     };
-    ffmpeg(&play, dir)
-        && ffmpeg(&pause, dir)
-        && still("hand-concealed.jpg", "still-0.mkv")
-        && still("hand-melds.jpg", "still-1.mkv")
+    let bg = "color=c=0x161618:s=1280x720:r=30:d=8";
+    let mut play = s(&["-f", "lavfi", "-i", bg]);
+    play.extend(photo("hand-concealed.jpg"));
+    let slide =
+        "[1]scale=960:720[p];[0][p]overlay=x='160+140*sin(t*1.3)':y='40*cos(t*0.9)':shortest=1";
+    let half = "scale=960:720,crop=480:720:0:0,pad=1280:720:200:0:0x161618";
+    let whole = "scale=960:720,pad=1280:720:160:0:0x161618";
+    unit(dir, &play, ["-filter_complex", slide], "8", "moving.mkv")
+        && unit(
+            dir,
+            &photo("hand-concealed.jpg"),
+            ["-vf", half],
+            "2",
+            "pause.mkv",
+        )
+        && unit(
+            dir,
+            &photo("hand-concealed.jpg"),
+            ["-vf", whole],
+            "30",
+            "still-0.mkv",
+        )
+        && unit(
+            dir,
+            &photo("hand-melds.jpg"),
+            ["-vf", whole],
+            "30",
+            "still-1.mkv",
+        )
 }
 
 /// Seconds of one hand: 19 units of play, 8 s more of it, and the hand held still 30 s.
