@@ -70,7 +70,7 @@ pub fn to_text(a: &Audit) -> String {
         let _ = writeln!(s, "Recording {r}");
     }
     for n in &a.notes {
-        let _ = writeln!(s, "Sheet: {n}");
+        let _ = writeln!(s, "Note: {n}");
     }
     for v in &a.verdicts {
         let _ = writeln!(
