@@ -18,7 +18,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use image::{RgbImage, imageops};
+use image::RgbImage;
 use ndarray::{Array4, ArrayD};
 use ort::session::{Session, SessionOutputs};
 use ort::value::TensorRef;
@@ -28,11 +28,13 @@ use crate::detection::{CLASS_COUNT, Detection, Orientation};
 mod geometry;
 mod photo;
 mod runtime;
+mod scale;
 mod stretch;
 
 use geometry::{Rect, covered, iou, orientations, sample_face};
 pub use photo::{Photo, load_image, load_photo};
 pub use runtime::{data_dir, fetch_onnxruntime, find_onnxruntime};
+use scale::Scaler;
 
 /// The models, embedded so that `suanfan scan` works from any folder.
 const FINDER: &[u8] = include_bytes!("../../models/tile_finder.onnx");
@@ -188,6 +190,7 @@ pub struct Recognizer {
     classifier: Session,
     cfg: VisionConfig,
     input: Array4<f32>,
+    scaler: Scaler,
     /// The classifier's output width: 42 faces, or 43 with a last "not a tile" class.
     classes: usize,
 }
@@ -234,15 +237,24 @@ struct Letterbox {
     grid_h: usize,
 }
 
-/// A picture reduced to `w`×`h`.
-fn shrink(img: &RgbImage, w: u32, h: u32) -> RgbImage {
-    if img.width() >= 2 * w {
-        // Shrinking by 2 or more: an area average is smooth enough and several times faster
-        // than `resize` (21 ms → a few for a 1280×960 frame).
-        imageops::thumbnail(img, w, h)
-    } else {
-        imageops::resize(img, w, h, imageops::FilterType::Triangle)
-    }
+/// The photo's long side as one look sees it, without the margin.
+fn look_long_side(look: Look) -> u32 {
+    ((look.long_side as f32 * look.fill).round() as u32).max(1)
+}
+
+/// Finder pixels per source pixel in one look.
+fn look_scale((w, h): (u32, u32), look: Look) -> f32 {
+    look_long_side(look) as f32 / w.max(h).max(1) as f32
+}
+
+/// The photo's size in one look, without the margin and the padding.
+fn look_size((w, h): (u32, u32), look: Look) -> (u32, u32) {
+    let long_side = look_long_side(look);
+    let s = look_scale((w, h), look);
+    (
+        ((w as f32 * s).round() as u32).clamp(1, long_side),
+        ((h as f32 * s).round() as u32).clamp(1, long_side),
+    )
 }
 
 /// A tile the finder saw, before its face is read.
@@ -317,6 +329,7 @@ impl Recognizer {
             classifier,
             cfg,
             input: Array4::zeros((1, 3, LONG_SIDE as usize, LONG_SIDE as usize)),
+            scaler: Scaler::new(),
             classes: CLASS_COUNT,
         };
         r.classes = r.classifier_width()?;
@@ -369,11 +382,18 @@ impl Recognizer {
             from: 0.0,
             to: FINE_MAX_SHARE,
         };
-        let mut found = self.look(img, fine, self.cfg.min_score)?;
+        // Every look is reduced from the first look's picture when the photo is bigger.
+        let reduced = (long > LONG_SIDE as f32).then(|| {
+            let (nw, nh) = look_size((w, h), fine);
+            self.scaler.scaled(img, nw, nh)
+        });
+        let pixels = reduced.as_ref().unwrap_or(img);
+        let mut found = self.look((w, h), pixels, fine, self.cfg.min_score)?;
         found.retain(|c| side(&c.bounds) <= FINE_MAX_SHARE * long);
         let mut coarse = Vec::new();
         for l in COARSE_LOOKS {
-            let mut more = self.look(img, l, COARSE_MIN_SCORE.max(self.cfg.min_score))?;
+            let min_score = COARSE_MIN_SCORE.max(self.cfg.min_score);
+            let mut more = self.look((w, h), pixels, l, min_score)?;
             more.retain(|c| (l.from * long..=l.to * long).contains(&side(&c.bounds)));
             coarse.extend(more);
         }
@@ -418,15 +438,17 @@ impl Recognizer {
             .collect())
     }
 
-    /// One look of the finder at the photo scaled to `long_side`: the tiles it sees, in source
-    /// pixels.
+    /// One look of the finder at a photo of `size` source pixels, scaled to the look's long
+    /// side from `pixels` (the photo itself or a reduction of it): the tiles it sees, in
+    /// source pixels.
     fn look(
         &mut self,
-        img: &RgbImage,
+        size: (u32, u32),
+        pixels: &RgbImage,
         look: Look,
         min_score: f32,
     ) -> Result<Vec<Candidate>, VisionError> {
-        let lb = self.letterbox(img, look);
+        let lb = self.letterbox(size, pixels, look);
         let outputs = self
             .finder
             .run(ort::inputs![
@@ -457,7 +479,7 @@ impl Recognizer {
                 gh * 4
             )));
         }
-        let (w, h) = (img.width() as f32, img.height() as f32);
+        let (w, h) = (size.0 as f32, size.1 as f32);
         let mut found = Vec::new();
         for (ch, gy, gx, v) in peaks(&heat, min_score) {
             let at = |a: &ArrayD<f32>, k: usize| a[[0, k, gy, gx]];
@@ -508,16 +530,11 @@ impl Recognizer {
         Ok(found)
     }
 
-    /// Scales the picture into the finder's input for one look, centred and padded grey to
-    /// multiples of ALIGN.
-    fn letterbox(&mut self, img: &RgbImage, look: Look) -> Letterbox {
-        let (w, h) = img.dimensions();
-        let long_side = ((look.long_side as f32 * look.fill).round() as u32).max(1);
-        let s = long_side as f32 / w.max(h) as f32;
-        let (nw, nh) = (
-            ((w as f32 * s).round() as u32).clamp(1, long_side),
-            ((h as f32 * s).round() as u32).clamp(1, long_side),
-        );
+    /// Scales the picture (of `size` source pixels; `pixels` is it or a reduction of it) into
+    /// the finder's input for one look, centred and padded grey to multiples of ALIGN.
+    fn letterbox(&mut self, size: (u32, u32), pixels: &RgbImage, look: Look) -> Letterbox {
+        let s = look_scale(size, look);
+        let (nw, nh) = look_size(size, look);
         let margin = |n: u32| (n as f32 / look.fill).round() as u32;
         let (iw, ih) = (
             margin(nw).div_ceil(ALIGN) * ALIGN,
@@ -544,10 +561,10 @@ impl Recognizer {
                 }
             }
         };
-        if (nw, nh) == (w, h) {
-            put(img);
+        if pixels.dimensions() == (nw, nh) {
+            put(pixels);
         } else {
-            put(&shrink(img, nw, nh));
+            put(&self.scaler.scaled(pixels, nw, nh));
         }
         Letterbox {
             s,
