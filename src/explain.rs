@@ -181,7 +181,7 @@ pub fn score_text_in(s: &Score, lang: Lang) -> String {
         let sets: Vec<String> = e
             .sets
             .iter()
-            .filter_map(|&i| s.sets.get(i))
+            .filter_map(|i| s.sets.get(i))
             .map(|x| notation::format_tiles(&x.tiles()))
             .collect();
         let _ = writeln!(

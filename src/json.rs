@@ -268,7 +268,7 @@ pub fn score_json(s: &Score) -> Value {
         "fans": s.fans.iter().map(|e| {
             let mut v = fan_json(e);
             if let Some(o) = v.as_object_mut() {
-                o.insert("sets".into(), json!(e.sets));
+                o.insert("sets".into(), json!(e.sets.to_vec()));
             }
             v
         }).collect::<Vec<_>>(),

@@ -437,6 +437,6 @@ fn fans_ui(ui: &mut egui::Ui, s: &crate::scoring::Score, lang: Lang) {
         ui.label(crate::explain::payment_text(&p));
     }
     for a in &s.notes {
-        ui.label(RichText::new(a).small().weak());
+        ui.label(RichText::new(*a).small().weak());
     }
 }

@@ -60,6 +60,13 @@ impl Set {
             SetKind::Pair => vec![self.tile; 2],
         }
     }
+    /// The lowest tile of the set.
+    pub fn first(&self) -> Tile {
+        match self.kind {
+            SetKind::Chow => self.tile.prev().unwrap_or(self.tile),
+            _ => self.tile,
+        }
+    }
     fn is_pung_like(&self) -> bool {
         matches!(self.kind, SetKind::Pung | SetKind::Kong)
     }
@@ -108,6 +115,8 @@ struct Info<'a> {
     traits: FanCounts,
     /// 四归一 count of a regular reading (kongs come only from declared melds).
     hogs: u8,
+    /// A bit per tile held, standing or shown.
+    present: u64,
 }
 
 /// The best reading found.
@@ -256,12 +265,14 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         standing,
         traits: [0; FAN_COUNT],
         hogs: 0,
+        present: 0,
     };
     let mut merged = standing;
     for (m, &x) in merged.iter_mut().zip(fixed_counts.iter()) {
         *m += x;
     }
     info.hogs = tile_hogs(&merged, declared_kongs);
+    info.present = present_tiles(&merged);
     info.traits = tile_trait_fans(&info);
 
     let mut best: Option<Cand> = None;
@@ -347,21 +358,51 @@ impl Cand {
     }
 }
 
-/// A bit per fan whose count is not zero.
-fn nonzero_mask(raw: &FanCounts) -> u128 {
+/// The high bit of each byte of `x` that is not zero.
+#[inline]
+fn nonzero_bytes(x: u64) -> u64 {
+    ((x & 0x7F7F_7F7F_7F7F_7F7F).wrapping_add(0x7F7F_7F7F_7F7F_7F7F) | x) & 0x8080_8080_8080_8080
+}
+
+/// The high bit of each byte of `x` that equals `c`.
+#[inline]
+fn bytes_equal(x: u64, c: u8) -> u64 {
+    nonzero_bytes(x ^ (0x0101_0101_0101_0101 * u64::from(c))) ^ 0x8080_8080_8080_8080
+}
+
+/// A bit per byte of `bytes` for which `marks` (given eight bytes at a time) sets the byte's
+/// high bit, the first byte lowest.
+#[inline]
+fn byte_bits(bytes: &[u8], marks: impl Fn(u64) -> u64) -> u128 {
+    // Gathers the eight high bits of a word into one byte.
+    let gather = |hi: u64| u128::from((hi >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56);
     let mut m = 0u128;
-    for (k, chunk) in raw.chunks(8).enumerate() {
+    let mut words = bytes.chunks_exact(8);
+    let mut k = 0;
+    for w in &mut words {
         let mut b = [0u8; 8];
-        b[..chunk.len()].copy_from_slice(chunk);
-        let x = u64::from_le_bytes(b);
-        // High bit of each byte set when the byte is not zero.
-        let hi = ((x & 0x7F7F_7F7F_7F7F_7F7F).wrapping_add(0x7F7F_7F7F_7F7F_7F7F) | x)
-            & 0x8080_8080_8080_8080;
-        // Gather the eight high bits into one byte.
-        let bits = (hi >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-        m |= u128::from(bits) << (8 * k);
+        b.copy_from_slice(w);
+        m |= gather(marks(u64::from_le_bytes(b))) << k;
+        k += 8;
+    }
+    let tail = words.remainder();
+    if !tail.is_empty() {
+        let mut b = [0u8; 8];
+        b[..tail.len()].copy_from_slice(tail);
+        let keep = u64::MAX >> (64 - 8 * tail.len());
+        m |= gather(marks(u64::from_le_bytes(b)) & keep) << k;
     }
     m
+}
+
+/// A bit per fan whose count is not zero.
+fn nonzero_mask(raw: &FanCounts) -> u128 {
+    byte_bits(raw, nonzero_bytes)
+}
+
+/// A bit per tile held (standing or shown).
+fn present_tiles(counts: &Counts) -> u64 {
+    byte_bits(counts, nonzero_bytes) as u64
 }
 
 /// Applies the exclusions, then counts the points. 无番和 when nothing else is left.
@@ -403,25 +444,40 @@ fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> Cand {
 }
 
 /// Applies the rule set's exclusions to raw counts, highest fan first; an excluded fan excludes
-/// nothing. When `record` is given, every removal is written to it as (excluded, by).
+/// nothing. When `record` is given, every removal is written to it as (excluded, by), in the
+/// exclusion table's order.
 pub fn apply_exclusions(
     rules: &RuleSet,
     raw: &FanCounts,
     mut record: Option<&mut Vec<(Fan, Fan, &'static str)>>,
 ) -> FanCounts {
-    let mut fans = *raw;
-    for e in rules.exclusions() {
-        if fans[e.by.index()] == 0 {
+    let c = rules.compiled();
+    let present = nonzero_mask(raw);
+    let mut mask = present;
+    // The table's order is the fan order: the lowest index is the highest fan.
+    let mut pending = mask & c.triggers;
+    while pending != 0 {
+        let i = pending.trailing_zeros() as usize;
+        pending &= pending - 1;
+        let gone = mask & c.excludes[i];
+        if gone == 0 {
             continue;
         }
-        for x in e.excluded {
-            if fans[x.index()] != 0 {
-                fans[x.index()] = 0;
-                if let Some(r) = record.as_deref_mut() {
+        mask &= !gone;
+        pending &= mask;
+        if let (Some(r), Some(e)) = (record.as_deref_mut(), c.entries[i]) {
+            for x in e.excluded {
+                if gone & (1 << x.index()) != 0 {
                     r.push((*x, e.by, e.reason));
                 }
             }
         }
+    }
+    let mut fans = *raw;
+    let mut gone = present & !mask;
+    while gone != 0 {
+        fans[gone.trailing_zeros() as usize] = 0;
+        gone &= gone - 1;
     }
     fans
 }
@@ -434,12 +490,7 @@ pub fn apply_exclusions(
 fn tile_trait_fans(info: &Info) -> FanCounts {
     use crate::tile::masks::*;
     let mut f = [0u8; FAN_COUNT];
-    let mut present = 0u64;
-    for i in 0..Tile::COUNT {
-        if info.standing[i] | info.fixed_counts[i] != 0 {
-            present |= 1 << i;
-        }
-    }
+    let present = info.present;
     let all_in = |m: u64| present & !m == 0;
     let honors = present & HONORS != 0;
     if !honors {
@@ -539,7 +590,7 @@ fn win_flag_fans(info: &Info, f: &mut FanCounts) {
 
 /// Tiles with all four copies in the hand, kongs aside (四归一).
 fn tile_hogs(counts: &Counts, kongs: u8) -> u8 {
-    (counts.iter().filter(|&&c| c == 4).count() as u8).saturating_sub(kongs)
+    (byte_bits(counts, |x| bytes_equal(x, 4)).count_ones() as u8).saturating_sub(kongs)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1074,7 +1125,7 @@ fn divide(counts: &mut Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divis
             exposed: false,
             declared: false,
         };
-        decompose(counts, 0, n_fixed, &mut work, out);
+        decompose(counts, present_tiles(counts), n_fixed, &mut work, out);
         counts[p] += 2;
     }
     // Insertion sort into the reference's order (few divisions).
@@ -1099,18 +1150,10 @@ fn divide(counts: &mut Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divis
 }
 
 /// Splits `counts` into sets from the lowest tile up: at each lowest tile, zero or one pung and
-/// the rest as chows starting there, so each split is found once.
-fn decompose(
-    counts: &mut Counts,
-    mut i: usize,
-    idx: usize,
-    work: &mut [Set; 5],
-    out: &mut Divisions,
-) {
-    while i < Tile::COUNT && counts[i] == 0 {
-        i += 1;
-    }
-    if i == Tile::COUNT {
+/// the rest as chows starting there, so each split is found once. `held` has a bit per tile
+/// whose count is not zero.
+fn decompose(counts: &mut Counts, held: u64, idx: usize, work: &mut [Set; 5], out: &mut Divisions) {
+    if held == 0 {
         if idx == 4 && out.len < MAX_DIVISIONS {
             out.list[out.len] = *work;
             out.len += 1;
@@ -1120,6 +1163,7 @@ fn decompose(
     if idx == 4 {
         return;
     }
+    let i = held.trailing_zeros() as usize;
     let Some(t) = Tile::from_index(i) else { return };
     let c = counts[i];
     for pungs in [1u8, 0] {
@@ -1155,11 +1199,17 @@ fn decompose(
             k += 1;
         }
         counts[i] = 0;
+        let mut rest = held & !(1 << i);
         if chows > 0 {
             counts[i + 1] -= chows;
             counts[i + 2] -= chows;
+            for j in [i + 1, i + 2] {
+                if counts[j] == 0 {
+                    rest &= !(1 << j);
+                }
+            }
         }
-        decompose(counts, i + 1, k, work, out);
+        decompose(counts, rest, k, work, out);
         counts[i] = c;
         if chows > 0 {
             counts[i + 1] += chows;
@@ -1745,6 +1795,61 @@ fn is_three_suited_terminal_chows(chows: &[Tile; 4], pair: Tile) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scoring::Preset;
+
+    /// The exclusion table walked entry by entry, as the rulebook reads.
+    fn exclusions_by_table(
+        rules: &RuleSet,
+        raw: &FanCounts,
+        record: &mut Vec<(Fan, Fan, &'static str)>,
+    ) -> FanCounts {
+        let mut fans = *raw;
+        for e in rules.exclusions() {
+            if fans[e.by.index()] == 0 {
+                continue;
+            }
+            for x in e.excluded {
+                if fans[x.index()] != 0 {
+                    fans[x.index()] = 0;
+                    record.push((*x, e.by, e.reason));
+                }
+            }
+        }
+        fans
+    }
+
+    /// The bit-mask exclusions remove the same fans, recorded in the same order, as the
+    /// table walked entry by entry, under every preset, on random sets of fans.
+    #[test]
+    fn exclusions_by_mask_agree_with_the_table() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for preset in Preset::ALL {
+            let rules = RuleSet::preset(preset);
+            for _ in 0..20_000 {
+                let mut raw = [0u8; FAN_COUNT];
+                let dense = next() % 4 + 1;
+                for (i, f) in raw.iter_mut().enumerate() {
+                    if rules.has(Fan::ALL[i]) && next() % (6 * dense) == 0 {
+                        *f = (next() % 3 + 1) as u8;
+                    }
+                }
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                let fans = apply_exclusions(&rules, &raw, Some(&mut a));
+                assert_eq!(
+                    fans,
+                    exclusions_by_table(&rules, &raw, &mut b),
+                    "{preset:?}"
+                );
+                assert_eq!(a, b, "{preset:?}");
+            }
+        }
+    }
 
     /// The wait tables give the same single-wait answer as the depth-first search over sets.
     #[test]

@@ -21,5 +21,7 @@ pub use engine::{FanCounts, Reading, Set, SetKind, apply_exclusions, best_readin
 pub use fan::{EXCLUSIONS, Exclusion, FAN_COUNT, Fan};
 pub use hand::{Hand, HandError, Meld, MeldKind, Seat, WinContext};
 pub use rules::{ImpossibleFlags, MixedKongs, NineGatesExtras, Payments, Preset, RuleSet};
-pub use score::{FanEntry, NotCounted, Payment, Score, Tally, payment, score, tally, total_points};
+pub use score::{
+    FanEntry, NotCounted, Payment, Score, SetList, Tally, payment, score, tally, total_points,
+};
 pub use waits::{Wait, Waiting, waits};

@@ -384,6 +384,9 @@ pub(crate) struct Compiled {
     pub excludes: [u128; FAN_COUNT],
     /// Fans that exclude something.
     pub triggers: u128,
+    /// For each fan, its entry of the exclusion table (what it excludes, in the table's order,
+    /// and why).
+    pub entries: [Option<&'static Exclusion>; FAN_COUNT],
 }
 
 impl RuleSet {
@@ -398,15 +401,18 @@ impl RuleSet {
         }
         let mut excludes = [0u128; FAN_COUNT];
         let mut triggers = 0u128;
+        let mut entries = [None; FAN_COUNT];
         for e in self.exclusions() {
             excludes[e.by.index()] |= e.excluded.iter().fold(0u128, |m, x| m | 1 << x.index());
             triggers |= 1 << e.by.index();
+            entries[e.by.index()] = Some(e);
         }
         Compiled {
             has,
             points,
             excludes,
             triggers,
+            entries,
         }
     }
 

@@ -16,7 +16,30 @@ pub struct FanEntry {
     pub count: u8,
     /// The sets of the reading that make the fan (indices into `Score::sets`); empty when the
     /// fan is about the whole hand or the way it was won.
-    pub sets: Vec<usize>,
+    pub sets: SetList,
+}
+
+/// Which sets of a reading (at most five) make a fan, as one bit each: no allocation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SetList(u8);
+
+impl SetList {
+    /// The indices into `Score::sets`, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        (0..8).filter(move |&i| self.0 & (1 << i) != 0)
+    }
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn contains(self, i: usize) -> bool {
+        i < 8 && self.0 & (1 << i) != 0
+    }
+    pub fn to_vec(self) -> Vec<usize> {
+        self.iter().collect()
+    }
 }
 
 impl FanEntry {
@@ -65,7 +88,7 @@ pub struct Score {
     pub fans: Vec<FanEntry>,
     pub not_counted: Vec<NotCounted>,
     /// Plain-language notes: corrected circumstances, deductions.
-    pub notes: Vec<String>,
+    pub notes: Vec<&'static str>,
     pub total: u32,
     pub total_no_flowers: u32,
     pub minimum: u32,
@@ -159,7 +182,7 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
             // Declared melds as given, then the standing sets in display order, the pair last.
             let mut v = s.to_vec();
             let declared = hand.melds.len();
-            v[declared..4].sort_by_key(|x| crate::notation::display_key(x.tiles()[0]));
+            v[declared..4].sort_by_key(|x| crate::notation::display_key(x.first()));
             v
         }
         Reading::KnittedStraight { set, pair, .. } => {
@@ -184,7 +207,7 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
             points,
             count,
             sets: if fan == Fan::FlowerTiles {
-                Vec::new()
+                SetList::default()
             } else {
                 sets_of(fan, &sets, ctx, hand.win_tile)
             },
@@ -200,8 +223,9 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
         .into_iter()
         .map(|(fan, by, reason)| NotCounted { fan, by, reason })
         .collect();
-    let mut notes = correction_notes(&best.corrections);
-    notes.extend(deduction_notes(best));
+    let mut notes = Vec::new();
+    correction_notes(&best.corrections, &mut notes);
+    deduction_notes(best, &mut notes);
     let Tally {
         total,
         total_no_flowers,
@@ -244,48 +268,44 @@ pub fn payment(rules: &RuleSet, self_drawn: bool, total: u32) -> Payment {
     }
 }
 
-fn correction_notes(c: &Corrections) -> Vec<String> {
-    let mut v = Vec::new();
+fn correction_notes(c: &Corrections, notes: &mut Vec<&'static str>) {
     if c.fourth_tile_dropped {
-        v.push("和绝张 not counted: the hand holds another copy of the winning tile".to_string());
+        notes.push("和绝张 not counted: the hand holds another copy of the winning tile");
     }
     if c.fourth_tile_added {
-        v.push("和绝张 counted: the player's own melds show the other three copies".to_string());
+        notes.push("和绝张 counted: the player's own melds show the other three copies");
     }
     if c.kong_replacement_dropped {
-        v.push("杠上开花 not counted: the hand has no kong".to_string());
+        notes.push("杠上开花 not counted: the hand has no kong");
     }
     if c.robbing_dropped {
-        v.push(
-            "抢杠和 not counted: the player holds or shows another copy of the tile".to_string(),
-        );
+        notes.push("抢杠和 not counted: the player holds or shows another copy of the tile");
     }
-    v
 }
 
-fn deduction_notes(best: &Best) -> Vec<String> {
-    let mut v = Vec::new();
+fn deduction_notes(best: &Best, notes: &mut Vec<&'static str>) {
     let f = &best.fans;
     if f[Fan::PrevalentWind.index()] > 0 || f[Fan::SeatWind.index()] > 0 {
-        v.push("the seat or prevalent wind pung scores 圈风刻/门风刻, not 幺九刻".to_string());
+        notes.push("the seat or prevalent wind pung scores 圈风刻/门风刻, not 幺九刻");
     }
     if f[Fan::BigThreeWinds.index()] > 0 {
-        v.push("the three wind pungs of 三风刻 do not also score 幺九刻".to_string());
+        notes.push("the three wind pungs of 三风刻 do not also score 幺九刻");
     }
     if f[Fan::DragonPung.index()] > 0 {
-        v.push("a dragon pung scores 箭刻, not 幺九刻".to_string());
+        notes.push("a dragon pung scores 箭刻, not 幺九刻");
     }
-    v
 }
 
 /// The sets behind a fan, for the explanation.
-fn sets_of(fan: Fan, sets: &[Set], ctx: &WinContext, win: Tile) -> Vec<usize> {
-    let pick = |p: &dyn Fn(&Set) -> bool| -> Vec<usize> {
-        sets.iter()
-            .enumerate()
-            .filter(|(_, s)| p(s))
-            .map(|(i, _)| i)
-            .collect()
+fn sets_of(fan: Fan, sets: &[Set], ctx: &WinContext, win: Tile) -> SetList {
+    let pick = |p: &dyn Fn(&Set) -> bool| -> SetList {
+        SetList(
+            sets.iter()
+                .take(8)
+                .enumerate()
+                .filter(|(_, s)| p(s))
+                .fold(0, |m, (i, _)| m | 1 << i),
+        )
     };
     let pungs = |s: &Set| matches!(s.kind, SetKind::Pung | SetKind::Kong);
     use Fan::*;
@@ -327,6 +347,6 @@ fn sets_of(fan: Fan, sets: &[Set], ctx: &WinContext, win: Tile) -> Vec<usize> {
                 && !s.declared
                 && (s.tile == win || s.tile.next() == Some(win) || s.tile.prev() == Some(win))
         }),
-        _ => Vec::new(),
+        _ => SetList::default(),
     }
 }
