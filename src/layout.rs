@@ -124,8 +124,25 @@ pub fn read(dets: &[Detection]) -> TableReading {
         out.issues.push("no tiles found in the picture".to_string());
         return out;
     }
+    let (bonus, rest) = split_bonus(dets, &mut out);
+    let up = player_up(dets, &rest, &mut out);
+    let (w, h) = tile_size(dets, &rest);
+    let angle = row_angle(dets, &rest, up, w);
+    let rows = rows_of(place(dets, &rest, up, angle), h);
+    let runs = runs_of(rows, w, &mut out);
+    let plain = read_melds(dets, runs, &mut out);
+    read_hand(dets, &plain, &mut out);
+    if !bonus.is_empty() {
+        out.groups.push(Group {
+            kind: GroupKind::Bonus,
+            tiles: bonus,
+        });
+    }
+    out
+}
 
-    // Bonus tiles lie aside: take them out first.
+/// Bonus tiles lie aside: they are taken out first (`bonus`, `rest`).
+fn split_bonus(dets: &[Detection], out: &mut TableReading) -> (Vec<usize>, Vec<usize>) {
     let mut bonus = Vec::new();
     let mut rest = Vec::new();
     for (i, d) in dets.iter().enumerate() {
@@ -136,7 +153,6 @@ pub fn read(dets: &[Detection]) -> TableReading {
             rest.push(i);
         }
     }
-
     // A tile beside bonus tiles and beside nothing else lies in their row, aside from the
     // hand: take it as one of them when the model gives it some chance of being one (the
     // pictures of flowers and seasons differ most from set to set).
@@ -168,18 +184,30 @@ pub fn read(dets: &[Detection]) -> TableReading {
         rest.retain(|i| !moved.contains(i));
         bonus.extend(moved);
     }
+    (bonus, rest)
+}
 
-    // The player's "up" is the orientation most tiles share. Upside down in the image means
-    // the photo was taken from across the table; sideways, from the side. A tile turned a
-    // quarter from that is a claimed tile.
-    let quarter = |o: Orientation| match o {
-        Orientation::Up => 0u8,
+/// Quarter turns clockwise from upright in the image.
+fn quarter(o: Orientation) -> u8 {
+    match o {
+        Orientation::Up => 0,
         Orientation::Right => 1,
         Orientation::Down => 2,
         Orientation::Left => 3,
-    };
+    }
+}
+
+/// Quarter turns of a tile from the player's "up".
+fn relative(o: Orientation, up: u8) -> u8 {
+    (quarter(o) + 4 - up) % 4
+}
+
+/// The player's "up": the orientation most tiles share, in quarter turns. Upside down in the
+/// image means the photo was taken from across the table; sideways, from the side. A tile
+/// turned a quarter from it is a claimed tile.
+fn player_up(dets: &[Detection], rest: &[usize], out: &mut TableReading) -> u8 {
     let mut votes = [0usize; 4];
-    for &i in &rest {
+    for &i in rest {
         votes[usize::from(quarter(dets[i].orientation))] += 1;
     }
     let majority = (0..4u8)
@@ -194,32 +222,32 @@ pub fn read(dets: &[Detection]) -> TableReading {
         ),
         _ => {}
     }
-    let relative = |o: Orientation| (quarter(o) + 4 - majority) % 4;
+    majority
+}
 
-    // Tile size: the short side of the tiles (their width along the row when upright).
-    let short: Vec<f32> = rest
-        .iter()
-        .map(|&i| {
-            let k = &dets[i].corners;
-            dist(k[0], k[1]).min(dist(k[1], k[2]))
-        })
-        .collect();
-    let long: Vec<f32> = rest
-        .iter()
-        .map(|&i| {
-            let k = &dets[i].corners;
-            dist(k[0], k[1]).max(dist(k[1], k[2]))
-        })
-        .collect();
-    let w = median(short).max(1.0);
-    let h = median(long).max(w);
+/// Tile size: the median short side of the tiles (their width along the row when upright)
+/// and the median long side.
+fn tile_size(dets: &[Detection], rest: &[usize]) -> (f32, f32) {
+    let sides = |pick: fn(f32, f32) -> f32| -> Vec<f32> {
+        rest.iter()
+            .map(|&i| {
+                let k = &dets[i].corners;
+                pick(dist(k[0], k[1]), dist(k[1], k[2]))
+            })
+            .collect()
+    };
+    let w = median(sides(f32::min)).max(1.0);
+    let h = median(sides(f32::max)).max(w);
+    (w, h)
+}
 
-    // Row direction: the top edges (corner 0 to 1) of the tiles that stand upright for the
-    // player, refined by where neighbouring tiles sit: boxes may be axis-aligned, so a row
-    // photographed at a slant shows its slant only in the line its tiles' centres follow.
+/// Row direction: the top edges (corner 0 to 1) of the tiles that stand upright for the
+/// player, refined by where neighbouring tiles sit: boxes may be axis-aligned, so a row
+/// photographed at a slant shows its slant only in the line its tiles' centres follow.
+fn row_angle(dets: &[Detection], rest: &[usize], up: u8, w: f32) -> f32 {
     let angles: Vec<f32> = rest
         .iter()
-        .filter(|&&i| relative(dets[i].orientation) == 0)
+        .filter(|&&i| relative(dets[i].orientation, up) == 0)
         .map(|&i| {
             let (a, b) = (dets[i].corners[0], dets[i].corners[1]);
             (b[1] - a[1]).atan2(b[0] - a[0])
@@ -233,7 +261,7 @@ pub fn read(dets: &[Detection]) -> TableReading {
     let centres: Vec<[f32; 2]> = rest.iter().map(|&i| centre(&dets[i].corners)).collect();
     let across: Vec<bool> = rest
         .iter()
-        .map(|&i| relative(dets[i].orientation) % 2 == 1)
+        .map(|&i| relative(dets[i].orientation, up) % 2 == 1)
         .collect();
     let mut slants = Vec::new();
     for (a, ca) in centres.iter().enumerate() {
@@ -261,16 +289,18 @@ pub fn read(dets: &[Detection]) -> TableReading {
             }
         }
     }
-    let angle = if slants.len() >= 2 {
+    if slants.len() >= 2 {
         base + median(slants)
     } else {
         base
-    };
+    }
+}
+
+/// The tiles in table coordinates, the rows turned to lie along x.
+fn place(dets: &[Detection], rest: &[usize], up: u8, angle: f32) -> Vec<Placed> {
     let (c, s) = (angle.cos(), angle.sin());
     let to_table = |p: [f32; 2]| [p[0] * c + p[1] * s, -p[0] * s + p[1] * c];
-
-    let mut placed: Vec<Placed> = rest
-        .iter()
+    rest.iter()
         .map(|&i| {
             let d = &dets[i];
             let pts: Vec<[f32; 2]> = d.corners.iter().map(|&p| to_table(p)).collect();
@@ -282,12 +312,14 @@ pub fn read(dets: &[Detection]) -> TableReading {
                 x0,
                 x1,
                 y,
-                sideways: relative(d.orientation) % 2 == 1,
+                sideways: relative(d.orientation, up) % 2 == 1,
             }
         })
-        .collect();
+        .collect()
+}
 
-    // Rows: tiles whose centres lie within half a tile height of each other.
+/// Rows: tiles whose centres lie within half a tile height of each other.
+fn rows_of(mut placed: Vec<Placed>, h: f32) -> Vec<Vec<Placed>> {
     placed.sort_by(|a, b| a.y.total_cmp(&b.y));
     let mut rows: Vec<Vec<Placed>> = Vec::new();
     for p in placed {
@@ -301,11 +333,17 @@ pub fn read(dets: &[Detection]) -> TableReading {
             _ => rows.push(vec![p]),
         }
     }
+    rows
+}
 
-    // Runs: tiles in a row with gaps under a third of a tile width between them; a row with
-    // sideways tiles is cut into melds of 3 or 4 with one sideways tile each where it can be,
-    // even when the player left no clear gap between melds (split_row).
-    let mut runs: Vec<(usize, Vec<Placed>)> = Vec::new();
+/// A run of tiles in one row, with the row's number.
+type Run = (usize, Vec<Placed>);
+
+/// Runs: tiles in a row with gaps under a third of a tile width between them; a row with
+/// sideways tiles is cut into melds of 3 or 4 with one sideways tile each where it can be,
+/// even when the player left no clear gap between melds (split_row).
+fn runs_of(mut rows: Vec<Vec<Placed>>, w: f32, out: &mut TableReading) -> Vec<Run> {
+    let mut runs = Vec::new();
     for (r, row) in rows.iter_mut().enumerate() {
         row.sort_by(|a, b| a.x0.total_cmp(&b.x0));
         for pair in row.windows(2) {
@@ -318,56 +356,25 @@ pub fn read(dets: &[Detection]) -> TableReading {
             runs.push((r, row[a..b].to_vec()));
         }
     }
+    runs
+}
 
-    // Melds: runs with a sideways or face-down tile.
-    let mut plain: Vec<(usize, Vec<Placed>)> = Vec::new();
+/// Melds: runs with a sideways or face-down tile become groups; the other runs are returned.
+fn read_melds(dets: &[Detection], runs: Vec<Run>, out: &mut TableReading) -> Vec<Run> {
+    let mut plain = Vec::new();
     for (r, run) in runs {
         let n = run.len();
-        let sideways: Vec<usize> = (0..n).filter(|&k| run[k].sideways).collect();
-        let down = run.iter().filter(|p| dets[p.idx].face_down).count();
         let idx: Vec<usize> = run.iter().map(|p| p.idx).collect();
+        let down = run.iter().filter(|p| dets[p.idx].face_down).count();
         if down > 0 {
-            if n == 4 && down >= 2 {
-                out.groups.push(Group {
-                    kind: GroupKind::ConcealedKong,
-                    tiles: idx,
-                });
-            } else if n == 4 && down == 1 {
-                out.assumed
-                    .push("a kong with one face-down tile read as a concealed kong".to_string());
-                out.groups.push(Group {
-                    kind: GroupKind::ConcealedKong,
-                    tiles: idx,
-                });
-            } else {
-                out.issues.push(format!("{down} face-down tile(s) in a group of {n}: only a concealed kong shows face-down tiles"));
-                out.groups.push(Group {
-                    kind: GroupKind::Stray,
-                    tiles: idx,
-                });
-            }
+            let group = face_down_group(idx, down, out);
+            out.groups.push(group);
             continue;
         }
+        let sideways: Vec<usize> = (0..n).filter(|&k| run[k].sideways).collect();
         if !sideways.is_empty() && (n == 3 || n == 4) {
-            let pos = sideways[0];
-            let from = match (pos, n) {
-                (0, _) => Seat::Left,
-                (1, 3) => Seat::Across,
-                (p, 4) if p == 1 || p == 2 => Seat::Across,
-                _ => Seat::Right,
-            };
-            let kind = if n == 4 {
-                GroupKind::Kong { from }
-            } else if same_top_face(dets, &idx) {
-                GroupKind::Pung { from }
-            } else {
-                GroupKind::Chow { claimed: pos as u8 }
-            };
-            if sideways.len() > 1 && n == 3 {
-                out.assumed
-                    .push("a meld with two sideways tiles read as one claimed tile".to_string());
-            }
-            out.groups.push(Group { kind, tiles: idx });
+            let group = claimed_meld(dets, idx, &sideways, out);
+            out.groups.push(group);
             continue;
         }
         if !sideways.is_empty() {
@@ -377,54 +384,85 @@ pub fn read(dets: &[Detection]) -> TableReading {
         }
         plain.push((r, run));
     }
+    plain
+}
 
-    // The hand is the longest run of upright tiles; its row is the hand row.
+/// A run with face-down tiles: a concealed kong, or stray tiles.
+fn face_down_group(idx: Vec<usize>, down: usize, out: &mut TableReading) -> Group {
+    let n = idx.len();
+    let kind = if n == 4 && down >= 2 {
+        GroupKind::ConcealedKong
+    } else if n == 4 && down == 1 {
+        out.assumed
+            .push("a kong with one face-down tile read as a concealed kong".to_string());
+        GroupKind::ConcealedKong
+    } else {
+        out.issues.push(format!("{down} face-down tile(s) in a group of {n}: only a concealed kong shows face-down tiles"));
+        GroupKind::Stray
+    };
+    Group { kind, tiles: idx }
+}
+
+/// A run of 3 or 4 with a sideways tile: a claimed meld, the sideways tile saying who gave it.
+fn claimed_meld(
+    dets: &[Detection],
+    idx: Vec<usize>,
+    sideways: &[usize],
+    out: &mut TableReading,
+) -> Group {
+    let n = idx.len();
+    let pos = sideways[0];
+    let from = match (pos, n) {
+        (0, _) => Seat::Left,
+        (1, 3) => Seat::Across,
+        (p, 4) if p == 1 || p == 2 => Seat::Across,
+        _ => Seat::Right,
+    };
+    let kind = if n == 4 {
+        GroupKind::Kong { from }
+    } else if same_top_face(dets, &idx) {
+        GroupKind::Pung { from }
+    } else {
+        GroupKind::Chow { claimed: pos as u8 }
+    };
+    if sideways.len() > 1 && n == 3 {
+        out.assumed
+            .push("a meld with two sideways tiles read as one claimed tile".to_string());
+    }
+    Group { kind, tiles: idx }
+}
+
+/// The hand is the longest run of upright tiles; its row is the hand row. The other upright
+/// runs are the winning tile set apart, melds laid upright, or parts of the hand.
+fn read_hand(dets: &[Detection], plain: &[Run], out: &mut TableReading) {
     let Some(main) = (0..plain.len()).max_by_key(|&k| (plain[k].1.len(), usize::MAX - k)) else {
-        if !bonus.is_empty() {
-            out.groups.push(Group {
-                kind: GroupKind::Bonus,
-                tiles: bonus,
-            });
-        }
         out.issues.push("no standing hand found".to_string());
-        return out;
+        return;
     };
     let hand_row = plain[main].0;
     let mut hand: Vec<usize> = plain[main].1.iter().map(|p| p.idx).collect();
     let hand_end = plain[main].1.last().map_or(0.0, |p| p.x1);
-    let mut winning: Option<usize> = None;
-    // Other upright runs: a lone tile beside the hand is the winning tile set apart; runs of
-    // 3 or 4 are melds laid upright.
-    let mut others: Vec<(usize, Vec<Placed>)> = plain
+    // Nearest the hand first: in its row, then by how far from its right end.
+    let mut others: Vec<&Run> = plain
         .iter()
         .enumerate()
         .filter(|(k, _)| *k != main)
-        .map(|(_, r)| r.clone())
+        .map(|(_, r)| r)
         .collect();
     others.sort_by(|a, b| {
-        let near = |r: &(usize, Vec<Placed>)| (r.0 != hand_row, (r.1[0].x0 - hand_end).abs());
+        let near = |r: &Run| (r.0 != hand_row, (r.1[0].x0 - hand_end).abs());
         near(a)
             .partial_cmp(&near(b))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
+    let mut winning: Option<usize> = None;
     for (r, run) in others {
         let idx: Vec<usize> = run.iter().map(|p| p.idx).collect();
         match idx.len() {
-            1 if winning.is_none() && r == hand_row => winning = Some(idx[0]),
+            1 if winning.is_none() && *r == hand_row => winning = Some(idx[0]),
             3 | 4 => {
-                let kind = if idx.len() == 4 {
-                    GroupKind::Kong { from: Seat::Left }
-                } else if same_top_face(dets, &idx) {
-                    GroupKind::Pung { from: Seat::Left }
-                } else {
-                    GroupKind::Chow { claimed: 0 }
-                };
-                out.assumed.push(format!(
-                    "{} upright tiles apart from the hand read as a declared {}; who gave the tile is unknown",
-                    idx.len(),
-                    kind.name()
-                ));
-                out.groups.push(Group { kind, tiles: idx });
+                let group = upright_meld(dets, idx, out);
+                out.groups.push(group);
             }
             1 if winning.is_none() => {
                 out.assumed.push(
@@ -442,21 +480,18 @@ pub fn read(dets: &[Detection]) -> TableReading {
             }
         }
     }
-    match winning {
-        Some(wi) => out.groups.push(Group {
+    if winning.is_none() && !hand.is_empty() {
+        out.assumed.push(
+            "no tile set apart: the rightmost tile of the hand is taken as the winning tile"
+                .to_string(),
+        );
+        winning = hand.pop();
+    }
+    if let Some(wi) = winning {
+        out.groups.push(Group {
             kind: GroupKind::Winning,
             tiles: vec![wi],
-        }),
-        None => {
-            if let Some(last) = hand.pop() {
-                out.assumed
-                    .push("no tile set apart: the rightmost tile of the hand is taken as the winning tile".to_string());
-                out.groups.push(Group {
-                    kind: GroupKind::Winning,
-                    tiles: vec![last],
-                });
-            }
-        }
+        });
     }
     out.groups.insert(
         0,
@@ -465,13 +500,24 @@ pub fn read(dets: &[Detection]) -> TableReading {
             tiles: hand,
         },
     );
-    if !bonus.is_empty() {
-        out.groups.push(Group {
-            kind: GroupKind::Bonus,
-            tiles: bonus,
-        });
-    }
-    out
+}
+
+/// Three or four upright tiles apart from the hand: a declared meld laid without turning the
+/// claimed tile.
+fn upright_meld(dets: &[Detection], idx: Vec<usize>, out: &mut TableReading) -> Group {
+    let kind = if idx.len() == 4 {
+        GroupKind::Kong { from: Seat::Left }
+    } else if same_top_face(dets, &idx) {
+        GroupKind::Pung { from: Seat::Left }
+    } else {
+        GroupKind::Chow { claimed: 0 }
+    };
+    out.assumed.push(format!(
+        "{} upright tiles apart from the hand read as a declared {}; who gave the tile is unknown",
+        idx.len(),
+        kind.name()
+    ));
+    Group { kind, tiles: idx }
 }
 
 fn same_top_face(dets: &[Detection], idx: &[usize]) -> bool {
