@@ -67,9 +67,6 @@ impl Set {
             _ => self.tile,
         }
     }
-    fn is_pung_like(&self) -> bool {
-        matches!(self.kind, SetKind::Pung | SetKind::Kong)
-    }
 }
 
 /// How the hand was read.
@@ -154,17 +151,21 @@ fn counts_of(tiles: impl IntoIterator<Item = Tile>) -> Counts {
     c
 }
 
-/// Finds and scores the best reading of a hand.
-pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Best, HandError> {
-    if hand.melds.len() > 4 || hand.melds.len() * 3 + hand.concealed.len() != 13 {
-        hand.validate()?;
-    }
-    if ctx.flowers > 8 {
-        return Err(HandError::TooManyFlowers(ctx.flowers));
-    }
-    let mut fixed = [Set::EMPTY; 4];
-    let mut fixed_counts = [0u8; Tile::COUNT];
-    let mut declared_kongs = 0;
+/// The declared melds as sets, and the tiles they hold.
+struct Declared {
+    sets: [Set; 4],
+    counts: Counts,
+    kongs: u8,
+}
+
+/// The melds as sets of a reading; a meld the checks below refuse sends the hand to
+/// `validate` for the message.
+fn declared(hand: &Hand) -> Result<Declared, HandError> {
+    let mut d = Declared {
+        sets: [Set::EMPTY; 4],
+        counts: [0u8; Tile::COUNT],
+        kongs: 0,
+    };
     for (i, m) in hand.melds.iter().enumerate() {
         if m.kind == MeldKind::Chow && (!m.tile.is_numbered() || m.tile.rank() > 7 || m.claimed > 2)
         {
@@ -176,9 +177,9 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
             MeldKind::Kong | MeldKind::ConcealedKong => (SetKind::Kong, m.tile),
         };
         if m.is_kong() {
-            declared_kongs += 1;
+            d.kongs += 1;
         }
-        fixed[i] = Set {
+        d.sets[i] = Set {
             kind,
             tile,
             exposed: m.is_exposed(),
@@ -187,28 +188,26 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         let i = m.tile.index();
         match m.kind {
             MeldKind::Chow => {
-                for c in fixed_counts.iter_mut().skip(i).take(3) {
+                for c in d.counts.iter_mut().skip(i).take(3) {
                     *c = c.saturating_add(1);
                 }
             }
-            MeldKind::Pung => fixed_counts[i] = fixed_counts[i].saturating_add(3),
-            MeldKind::Kong | MeldKind::ConcealedKong => {
-                fixed_counts[i] = fixed_counts[i].saturating_add(4)
-            }
+            MeldKind::Pung => d.counts[i] = d.counts[i].saturating_add(3),
+            MeldKind::Kong | MeldKind::ConcealedKong => d.counts[i] = d.counts[i].saturating_add(4),
         }
     }
-    let mut standing = counts_of(hand.concealed.iter().copied());
-    standing[hand.win_tile.index()] = standing[hand.win_tile.index()].saturating_add(1);
-    let win = hand.win_tile;
-    if standing
-        .iter()
-        .zip(fixed_counts.iter())
-        .any(|(a, b)| a + b > 4)
-    {
-        hand.validate()?;
-    }
+    Ok(d)
+}
 
-    // Check the circumstances against the tiles (VARIANTS.md #13).
+/// Checks the circumstances against the tiles (VARIANTS.md #13): under `mil` the ones the
+/// tiles contradict are corrected (and said), under the rule sets that reject them an error.
+fn check_flags(
+    ctx: &WinContext,
+    rules: &RuleSet,
+    win: Tile,
+    standing: &Counts,
+    meld: &Declared,
+) -> Result<(Flags, Corrections), HandError> {
     let mut corrections = Corrections::default();
     let mut flags = Flags {
         self_drawn: ctx.self_drawn,
@@ -226,13 +225,13 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         flags.fourth_tile = false;
         corrections.fourth_tile_dropped = true;
     }
-    if fixed_counts[win.index()] == 3 && !flags.fourth_tile {
+    if meld.counts[win.index()] == 3 && !flags.fourth_tile {
         flags.fourth_tile = true;
         corrections.fourth_tile_added = true;
     }
     if flags.kong {
         if flags.self_drawn {
-            if declared_kongs == 0 {
+            if meld.kongs == 0 {
                 if reject {
                     return Err(HandError::ImpossibleFlag(
                         "杠上开花 (win on a kong replacement) without a kong",
@@ -241,7 +240,7 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
                 flags.kong = false;
                 corrections.kong_replacement_dropped = true;
             }
-        } else if fixed_counts[win.index()] != 0 || standing[win.index()] != 1 {
+        } else if meld.counts[win.index()] != 0 || standing[win.index()] != 1 {
             if reject {
                 return Err(HandError::ImpossibleFlag(
                     "抢杠和 (robbing a kong) while holding or showing another copy of the tile",
@@ -251,6 +250,29 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
             corrections.robbing_dropped = true;
         }
     }
+    Ok((flags, corrections))
+}
+
+/// Finds and scores the best reading of a hand.
+pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Best, HandError> {
+    if hand.melds.len() > 4 || hand.melds.len() * 3 + hand.concealed.len() != 13 {
+        hand.validate()?;
+    }
+    if ctx.flowers > 8 {
+        return Err(HandError::TooManyFlowers(ctx.flowers));
+    }
+    let meld = declared(hand)?;
+    let mut standing = counts_of(hand.concealed.iter().copied());
+    standing[hand.win_tile.index()] = standing[hand.win_tile.index()].saturating_add(1);
+    let win = hand.win_tile;
+    if standing
+        .iter()
+        .zip(meld.counts.iter())
+        .any(|(a, b)| a + b > 4)
+    {
+        hand.validate()?;
+    }
+    let (flags, corrections) = check_flags(ctx, rules, win, &standing, &meld)?;
 
     let compiled = rules.compiled();
     let mut info = Info {
@@ -259,68 +281,31 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         win,
         flags,
         ctx: *ctx,
-        fixed,
+        fixed: meld.sets,
         n_fixed: hand.melds.len(),
-        fixed_counts,
+        fixed_counts: meld.counts,
         standing,
         traits: [0; FAN_COUNT],
         hogs: 0,
         present: 0,
     };
     let mut merged = standing;
-    for (m, &x) in merged.iter_mut().zip(fixed_counts.iter()) {
+    for (m, &x) in merged.iter_mut().zip(meld.counts.iter()) {
         *m += x;
     }
-    info.hogs = tile_hogs(&merged, declared_kongs);
+    info.hogs = tile_hogs(&merged, meld.kongs);
     info.present = present_tiles(&merged);
     info.traits = tile_trait_fans(&info);
 
-    let mut best: Option<Cand> = None;
-    let mut seven_pairs = false;
-    if info.n_fixed == 0 {
-        if let Some((reading, raw)) = special_shape(&info) {
-            seven_pairs = matches!(reading, Reading::SevenPairs);
-            best = Some(finish(&info, reading, raw));
-        } else if let Some((reading, raw)) = knitted_straight(&info) {
-            best = Some(finish(&info, reading, raw));
-        } else if let Some((reading, raw)) = nine_gates(&info) {
-            best = Some(finish(&info, reading, raw));
-        }
-    } else if info.n_fixed == 1
-        && let Some((reading, raw)) = knitted_straight(&info)
-    {
-        best = Some(finish(&info, reading, raw));
-    }
-
-    if best.is_none() || seven_pairs {
-        // Worked out only when a division shows a wait fan by shape.
-        let mut single_wait = None;
-        let literal_nine_gates =
-            rules.nine_gates == NineGatesExtras::Literal && is_nine_gates(&info).is_some();
-        let mut divisions = Divisions::new();
-        let mut work = standing;
-        divide(&mut work, &info.fixed, info.n_fixed, &mut divisions);
-        for sets in &divisions.list[..divisions.len] {
-            let mut raw = regular_raw(&info, sets, &mut single_wait);
-            if literal_nine_gates && rules.has(Fan::NineGates) {
-                raw[Fan::NineGates.index()] = 1;
-            }
-            let cand = finish(&info, Reading::Regular(*sets), raw);
-            let replace = match &best {
-                None => true,
-                Some(b) => {
-                    cand.total > b.total
-                        || (cand.total == b.total
-                            && (cand.has(Fan::PureTripleChow)
-                                || seven_pairs
-                                || cand.has(Fan::TriplePung)))
-                }
-            };
-            if replace {
-                best = Some(cand);
-            }
-        }
-    }
+    let special = special_reading(&info);
+    let seven_pairs = special
+        .as_ref()
+        .is_some_and(|c| matches!(c.reading, Reading::SevenPairs));
+    let best = if special.is_none() || seven_pairs {
+        best_division(&info, special, seven_pairs)
+    } else {
+        special
+    };
     match best {
         Some(c) => Ok(Best {
             reading: c.reading,
@@ -331,6 +316,53 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         }),
         None => Err(HandError::NotWinning),
     }
+}
+
+/// The first special shape the hand takes, scored, in the reference's order: 七对 / 全不靠 /
+/// 十三幺, 组合龙 (also with one meld), 九莲宝灯.
+fn special_reading(info: &Info) -> Option<Cand> {
+    let found = match info.n_fixed {
+        0 => special_shape(info)
+            .or_else(|| knitted_straight(info))
+            .or_else(|| nine_gates(info)),
+        1 => knitted_straight(info),
+        _ => None,
+    };
+    found.map(|(reading, raw)| finish(info, reading, raw))
+}
+
+/// Every division into four sets and a pair scored, against `best` so far: the highest total
+/// wins; on a tie a reading with 一色三同顺 or 三同刻, or any division against 七对.
+fn best_division(info: &Info, mut best: Option<Cand>, seven_pairs: bool) -> Option<Cand> {
+    let rules = info.rules;
+    // Worked out only when a division shows a wait fan by shape.
+    let mut single_wait = None;
+    let literal_nine_gates =
+        rules.nine_gates == NineGatesExtras::Literal && is_nine_gates(info).is_some();
+    let mut divisions = Divisions::new();
+    let mut work = info.standing;
+    divide(&mut work, &info.fixed, info.n_fixed, &mut divisions);
+    for sets in &divisions.list[..divisions.len] {
+        let mut raw = regular_raw(info, sets, &mut single_wait);
+        if literal_nine_gates && rules.has(Fan::NineGates) {
+            raw[Fan::NineGates.index()] = 1;
+        }
+        let cand = finish(info, Reading::Regular(*sets), raw);
+        let replace = match &best {
+            None => true,
+            Some(b) => {
+                cand.total > b.total
+                    || (cand.total == b.total
+                        && (cand.has(Fan::PureTripleChow)
+                            || seven_pairs
+                            || cand.has(Fan::TriplePung)))
+            }
+        };
+        if replace {
+            best = Some(cand);
+        }
+    }
+    best
 }
 
 /// A scored reading: raw counts, the mask of fans counted after exclusions, the total.
@@ -1566,47 +1598,48 @@ fn wind_fans(info: &Info, wind: Tile, deducted: bool, f: &mut FanCounts) {
     }
 }
 
-/// Raw fans of one division (before exclusions).
-fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: &mut Option<bool>) -> FanCounts {
-    let rules = info.rules;
-    let win = info.win;
-    // Start from the fans of the tiles themselves; the structural fans below never overlap them.
-    let mut f = info.traits;
-    let mut chows = [Tile::E; 4];
-    let mut n_chows = 0;
-    let mut pungs = [Tile::E; 4];
-    let mut n_pungs = 0;
-    let (mut concealed_pungs, mut melded_kongs, mut concealed_kongs) = (0u8, 0u8, 0u8);
+/// The sets of a division sorted by kind: chows by middle tile, pungs and kongs by tile.
+struct Census {
+    chows: [Tile; 4],
+    n_chows: usize,
+    pungs: [Tile; 4],
+    n_pungs: usize,
+    concealed_pungs: u8,
+    melded_kongs: u8,
+    concealed_kongs: u8,
+}
+
+fn census(info: &Info, sets: &[Set; 5]) -> Census {
+    let mut c = Census {
+        chows: [Tile::E; 4],
+        n_chows: 0,
+        pungs: [Tile::E; 4],
+        n_pungs: 0,
+        concealed_pungs: 0,
+        melded_kongs: 0,
+        concealed_kongs: 0,
+    };
     for s in &sets[..4] {
         match s.kind {
             SetKind::Chow => {
-                chows[n_chows] = s.tile;
-                n_chows += 1;
+                c.chows[c.n_chows] = s.tile;
+                c.n_chows += 1;
             }
-            SetKind::Pung => {
-                pungs[n_pungs] = s.tile;
-                n_pungs += 1;
-                if !s.exposed {
-                    concealed_pungs += 1;
-                }
-            }
-            SetKind::Kong => {
-                pungs[n_pungs] = s.tile;
-                n_pungs += 1;
-                if s.exposed {
-                    melded_kongs += 1;
-                } else {
-                    concealed_kongs += 1;
+            SetKind::Pung | SetKind::Kong => {
+                c.pungs[c.n_pungs] = s.tile;
+                c.n_pungs += 1;
+                match (s.kind, s.exposed) {
+                    (SetKind::Pung, false) => c.concealed_pungs += 1,
+                    (SetKind::Kong, true) => c.melded_kongs += 1,
+                    (SetKind::Kong, false) => c.concealed_kongs += 1,
+                    _ => {}
                 }
             }
             SetKind::Pair => {}
         }
     }
-    let pair = sets[4].tile;
-
-    win_flag_fans(info, &mut f);
-
     // A pung completed by a discard is not concealed, unless the tile can be read in a chow.
+    let win = info.win;
     if !info.flags.self_drawn {
         let in_chow = sets[..4].iter().any(|s| {
             s.kind == SetKind::Chow
@@ -1616,83 +1649,113 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: &mut Option<bool>) -> 
         if !in_chow
             && sets[..4]
                 .iter()
-                .any(|s| s.is_pung_like() && !s.exposed && s.tile == win && s.kind == SetKind::Pung)
+                .any(|s| s.kind == SetKind::Pung && !s.exposed && s.tile == win)
         {
-            concealed_pungs -= 1;
+            c.concealed_pungs -= 1;
         }
     }
+    c
+}
 
-    if n_pungs > 0 {
-        kong_and_concealed_pung_fans(
-            rules,
-            concealed_pungs,
-            melded_kongs,
-            concealed_kongs,
-            &mut f,
-        );
-        // 四杠 and 四暗刻 exclude it (the exclusion table says so and explains it).
-        if n_pungs == 4 {
-            f[Fan::AllPungs.index()] = 1;
-        }
-        for &t in &pungs[..n_pungs] {
-            if t.is_dragon() {
-                f[Fan::DragonPung.index()] += 1;
-            } else if t.is_terminal() || t.is_wind() {
-                f[Fan::PungOfTerminalsOrHonors.index()] += 1;
-            }
+/// Raw fans of one division (before exclusions).
+fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: &mut Option<bool>) -> FanCounts {
+    let rules = info.rules;
+    // Start from the fans of the tiles themselves; the structural fans below never overlap them.
+    let mut f = info.traits;
+    let mut c = census(info, sets);
+    let pair = sets[4].tile;
+    win_flag_fans(info, &mut f);
+    pung_fans(rules, &c, &mut f);
+    combination_fans(rules, &mut c, pair, &mut f);
+    concealment_fans(info, sets, &mut f);
+    pair_fans(rules, c.n_chows, pair, &mut f);
+    whole_hand_fans(sets, &mut f);
+    if f[Fan::QuadrupleChow.index()] == 0 {
+        f[Fan::TileHog.index()] = info.hogs;
+    }
+    if f[Fan::MeldedHand.index()] == 0 && f[Fan::FourKongs.index()] == 0 {
+        let by_shape = !rules.wait_fans_need_single_wait;
+        if let Some(fan) = wait_shape_fan(&sets[info.n_fixed..], info.win, by_shape)
+            && (by_shape || *single_wait.get_or_insert_with(|| has_single_wait(info)))
+        {
+            f[fan.index()] = 1;
         }
     }
-    match n_chows {
+    wind_pung_fans(info, &c, &mut f);
+    f
+}
+
+/// Kongs, concealed pungs, 碰碰和, 箭刻 and 幺九刻.
+fn pung_fans(rules: &RuleSet, c: &Census, f: &mut FanCounts) {
+    if c.n_pungs == 0 {
+        return;
+    }
+    kong_and_concealed_pung_fans(
+        rules,
+        c.concealed_pungs,
+        c.melded_kongs,
+        c.concealed_kongs,
+        f,
+    );
+    // 四杠 and 四暗刻 exclude it (the exclusion table says so and explains it).
+    if c.n_pungs == 4 {
+        f[Fan::AllPungs.index()] = 1;
+    }
+    for &t in &c.pungs[..c.n_pungs] {
+        if t.is_dragon() {
+            f[Fan::DragonPung.index()] += 1;
+        } else if t.is_terminal() || t.is_wind() {
+            f[Fan::PungOfTerminalsOrHonors.index()] += 1;
+        }
+    }
+}
+
+/// The fans of chows and pungs together: 一色双龙会, 三色双龙会, the chow fans, the pung fans.
+fn combination_fans(rules: &RuleSet, c: &mut Census, pair: Tile, f: &mut FanCounts) {
+    let chows = c.chows;
+    match c.n_chows {
         4 => {
             if is_three_suited_terminal_chows(&chows, pair) {
                 f[Fan::ThreeSuitedTerminalChows.index()] = 1;
             } else if is_pure_terminal_chows(&chows, pair) {
                 f[Fan::PureTerminalChows.index()] = 1;
             } else {
-                four_chows(rules, chows, &mut f);
+                four_chows(rules, chows, f);
             }
         }
-        3 => three_chows(rules, [chows[0], chows[1], chows[2]], &mut f),
+        3 => three_chows(rules, [chows[0], chows[1], chows[2]], f),
         2 => {
             if let Some(fan) = allowed(rules, two_chows_fan(chows[0], chows[1])) {
                 f[fan.index()] += 1;
             }
-            pungs_fans(rules, &mut pungs[..2], &mut f);
+            pungs_fans(rules, &mut c.pungs[..2], f);
         }
-        1 => pungs_fans(rules, &mut pungs[..3], &mut f),
-        _ => pungs_fans(rules, &mut pungs[..4], &mut f),
+        1 => pungs_fans(rules, &mut c.pungs[..3], f),
+        _ => pungs_fans(rules, &mut c.pungs[..4], f),
     }
     if rules.elementary && f[Fan::TwoDragonsPungs.index()] > 0 {
         f[Fan::DragonPung.index()] = f[Fan::DragonPung.index()].saturating_sub(2);
     }
+}
 
-    // 不求人, 门前清, 全求人, 自摸.
+/// 不求人, 门前清, 全求人, 自摸.
+fn concealment_fans(info: &Info, sets: &[Set; 5], f: &mut FanCounts) {
+    let self_drawn = info.flags.self_drawn;
     let exposed = sets[..info.n_fixed].iter().filter(|s| s.exposed).count();
-    match exposed {
-        0 => {
-            f[if info.flags.self_drawn {
-                Fan::FullyConcealedHand
-            } else {
-                Fan::ConcealedHand
-            }
-            .index()] = 1
-        }
-        4 => {
-            f[if info.flags.self_drawn {
-                Fan::SelfDrawn
-            } else {
-                Fan::MeldedHand
-            }
-            .index()] = 1
-        }
-        _ => {
-            if info.flags.self_drawn {
-                f[Fan::SelfDrawn.index()] = 1;
-            }
-        }
+    let fan = match (exposed, self_drawn) {
+        (0, true) => Some(Fan::FullyConcealedHand),
+        (0, false) => Some(Fan::ConcealedHand),
+        (4, false) => Some(Fan::MeldedHand),
+        (_, true) => Some(Fan::SelfDrawn),
+        _ => None,
+    };
+    if let Some(fan) = fan {
+        f[fan.index()] = 1;
     }
+}
 
-    // 平和, 小三元, 小四喜 from the pair.
+/// 平和, 小三元, 小四喜 from the pair.
+fn pair_fans(rules: &RuleSet, n_chows: usize, pair: Tile, f: &mut FanCounts) {
     if n_chows == 4 {
         if pair.is_numbered() {
             f[Fan::AllChows.index()] = 1;
@@ -1707,8 +1770,10 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: &mut Option<bool>) -> 
         f[Fan::LittleFourWinds.index()] = 1;
         f[Fan::BigThreeWinds.index()] = 0;
     }
+}
 
-    // 全带幺, 全带五, 全双刻.
+/// 全带幺, 全带五, 全双刻: what every set and the pair hold.
+fn whole_hand_fans(sets: &[Set; 5], f: &mut FanCounts) {
     let (mut outside, mut five, mut even) = (0, 0, 0);
     for s in sets {
         let t = s.tile;
@@ -1736,21 +1801,10 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: &mut Option<bool>) -> 
     } else if even == 5 {
         f[Fan::AllEvenPungs.index()] = 1;
     }
+}
 
-    if f[Fan::QuadrupleChow.index()] == 0 {
-        f[Fan::TileHog.index()] = info.hogs;
-    }
-
-    if f[Fan::MeldedHand.index()] == 0 && f[Fan::FourKongs.index()] == 0 {
-        let by_shape = !rules.wait_fans_need_single_wait;
-        if let Some(fan) = wait_shape_fan(&sets[info.n_fixed..], win, by_shape) {
-            if by_shape || *single_wait.get_or_insert_with(|| has_single_wait(info)) {
-                f[fan.index()] = 1;
-            }
-        }
-    }
-
-    // 三风刻's pungs and the seat and prevalent wind pungs are not also 幺九刻.
+/// 圈风刻 and 门风刻; 三风刻's pungs and the seat and prevalent wind pungs are not also 幺九刻.
+fn wind_pung_fans(info: &Info, c: &Census, f: &mut FanCounts) {
     let honors_all = f[Fan::AllHonors.index()] > 0 || f[Fan::AllTerminalsAndHonors.index()] > 0;
     if f[Fan::BigThreeWinds.index()] > 0 && !honors_all {
         let yj = Fan::PungOfTerminalsOrHonors.index();
@@ -1759,13 +1813,12 @@ fn regular_raw(info: &Info, sets: &[Set; 5], single_wait: &mut Option<bool>) -> 
     if f[Fan::BigFourWinds.index()] == 0 {
         let deducted =
             f[Fan::BigThreeWinds.index()] > 0 || honors_all || f[Fan::LittleFourWinds.index()] > 0;
-        for &t in &pungs[..n_pungs] {
+        for &t in &c.pungs[..c.n_pungs] {
             if t.is_wind() {
-                wind_fans(info, t, deducted, &mut f);
+                wind_fans(info, t, deducted, f);
             }
         }
     }
-    f
 }
 
 /// 一色双龙会: 123 123 789 789 of one suit and a pair of 5 of the same suit.
