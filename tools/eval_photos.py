@@ -226,6 +226,7 @@ def main():
     ap.add_argument("--classifier")
     ap.add_argument("--sets", default="rf-holdout,closeup-1,closeup-few,no-tiles,camerash")
     ap.add_argument("--show", type=int, default=0, help="also annotate the first N photos of each set")
+    ap.add_argument("--per-photo", help="write one JSON line per photo (set, file, right, reported, labelled, labels, read) to this file")
     args = ap.parse_args()
     extra = (["--finder-model", args.finder] if args.finder else []) + (["--classifier-model", args.classifier] if args.classifier else [])
     rng = random.Random(7)
@@ -246,12 +247,16 @@ def main():
         answers = scan(Path(args.bin), [p for p, _ in items], extra)
         R = P = G = E = LR = 0
         ms = []
+        detail = open(args.per_photo, "a") if args.per_photo else None
         for p, labels in items:
             a = answers.get(str(p), {})
             ms.append(a.get("ms", {}).get("total", 0) if isinstance(a.get("ms"), dict) else a.get("ms", 0) or 0)
             r, pr, g, ex = score_photo(a, labels, faces_known=name != "camerash", backs_labelled=name == "camerash")
             R, P, G, E = R + r, P + pr, G + g, E + ex
             LR += score_photo(a, labels, faces_known=False, backs_labelled=name == "camerash", any_face=True)[0]
+            if detail:
+                read = [(t["tile"], round(t.get("p", 0), 2), [round(min(c[0] for c in t["corners"])), round(min(c[1] for c in t["corners"])), round(max(c[0] for c in t["corners"])), round(max(c[1] for c in t["corners"]))]) for t in a.get("tiles", [])]
+                detail.write(json.dumps({"set": name, "file": str(p), "right": r, "reported": pr, "labelled": g, "labels": [(f, [round(v) for v in b]) for f, b in labels], "read": read}) + "\n")
         prec, rec = R / max(P, 1), R / max(G, 1)
         f1 = 2 * prec * rec / max(prec + rec, 1e-9)
         print(f"{name:<12} {len(items):>6} {prec:>9.3f} {rec:>7.3f} {f1:>6.3f} {E:>4}/{len(items):<4} ({E / len(items):.0%}) {P - R:>5} {np.mean(ms):>8.1f}  {LR / max(P, 1):.3f} / {LR / max(G, 1):.3f}")
