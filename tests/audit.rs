@@ -577,8 +577,24 @@ fn a_recording_cut_short_is_said_and_its_missing_hands_not_found() {
     }
 }
 
+/// The sample hand with glare on one tile: its 6p (x 453–517, y 208–299 in the photo) washed
+/// 70% towards white, still found, read with little confidence.
+fn glare_on_one_tile(from: &Path, to: &Path) {
+    let mut img = image::open(from).unwrap().to_rgb8();
+    for y in 208..299 {
+        for x in 453..517 {
+            let p = img.get_pixel_mut(x, y);
+            for c in &mut p.0 {
+                *c = (f32::from(*c) * 0.3 + 255.0 * 0.7).round() as u8;
+            }
+        }
+    }
+    img.save(to).unwrap();
+}
+
 /// A folder of photos, one or more per hand: the same hand photographed twice is one hand, a
-/// corrupt photo is counted and skipped, and each row gets the hand of its photo.
+/// corrupt photo is counted and skipped, each row gets the hand of its photo, and a
+/// hand read with a tile under glare is unsure.
 #[test]
 #[cfg_attr(no_onnxruntime, ignore = "ONNX Runtime is not installed")]
 fn a_folder_of_photos_is_read_photo_by_photo() {
@@ -595,16 +611,25 @@ fn a_folder_of_photos_is_read_photo_by_photo() {
         std::fs::copy(samples.join(sample), photos.join(name)).unwrap();
     }
     std::fs::write(photos.join("04.jpg"), b"\xff\xd8\xff\xe0 not a photo").unwrap();
+    glare_on_one_tile(&samples.join("hand-concealed.jpg"), &photos.join("05.jpg"));
     // Hand 1: A (East) on C's discard, 14. Hand 2: B (East) on A's discard claims 8; the
-    // hand with melds scores 5.
+    // hand with melds scores 5. Hand 3: C (East) on A's discard, 14, its 6p under glare.
     let sheet = format!(
-        "{HEADER}hand,result,winner,from,total,A,B,C,D\n1,win,A,C,14,38,-8,-22,-8\n2,win,B,A,8,-16,32,-8,-8\n"
+        "{HEADER}hand,result,winner,from,total,A,B,C,D\n1,win,A,C,14,38,-8,-22,-8\n2,win,B,A,8,-16,32,-8,-8\n3,win,C,A,14,-22,-8,38,-8\n"
     );
     let (out, v) = audit(&sheet, &photos, "audit-photos");
     let rec = &v["recordings"][0];
-    assert_eq!(rec["hands_found"], 2, "{rec}");
+    assert_eq!(rec["hands_found"], 3, "{rec}");
     assert_eq!(rec["bad_frames"], 1, "{rec}");
-    assert_eq!(codes(&v), vec![vec![], vec!["total_differs".to_string()]]);
+    assert_eq!(
+        codes(&v),
+        vec![
+            vec![],
+            vec!["total_differs".to_string()],
+            vec!["reading_unsure".to_string()]
+        ]
+    );
+    assert_eq!(v["unsure"], 1, "{v}");
     assert!(
         v["verdicts"][1]["seen"]["recording"]
             .as_str()
