@@ -216,11 +216,16 @@ fn shown(photo: &RgbImage, o: &ScanOutcome, max: f32) -> (View, RgbImage) {
     (view, pic)
 }
 
-/// Each tile's outline and label, coloured by its group; doubtful tiles in red with `?`.
+/// Each tile's outline and label, coloured by its group; doubtful tiles (changed by the
+/// decoder, or read with less than `UNSURE_BELOW`) in red with `?`.
 fn draw_tiles(img: &mut RgbImage, o: &ScanOutcome, fonts: &Fonts, view: &View) {
     let read = o.read_as();
-    let doubtful: std::collections::HashSet<usize> =
+    let mut doubtful: std::collections::HashSet<usize> =
         o.decoded.changes.iter().map(|c| c.det).collect();
+    doubtful.extend((0..o.detections.len()).filter(|&i| {
+        o.face_of(i)
+            .is_some_and(|(_, p)| p < crate::scan::UNSURE_BELOW)
+    }));
     let mut kind_of = vec![GroupKind::Stray; o.detections.len()];
     for g in &o.reading.groups {
         for &i in &g.tiles {
@@ -373,8 +378,16 @@ mod tests {
     use crate::scan::{Given, finish};
 
     fn one_tile(corners: [[f32; 2]; 4], scale: f32) -> ScanOutcome {
+        one_tile_read(corners, scale, 1.0)
+    }
+
+    /// One tile read as 1m with probability `p` (the rest spread over 2m, 3m and 4m).
+    fn one_tile_read(corners: [[f32; 2]; 4], scale: f32, p: f32) -> ScanOutcome {
         let mut probs = vec![0.0; crate::detection::CLASS_COUNT];
-        probs[0] = 1.0;
+        probs[0] = p;
+        for q in &mut probs[1..4] {
+            *q = (1.0 - p) / 3.0;
+        }
         let d = Detection {
             corners,
             score: 0.9,
@@ -444,6 +457,27 @@ mod tests {
             img.get_pixel(x as u32 * 2 - 1, (y as u32 * 2).min(1199))
         ));
         assert!(is_grey(img.get_pixel(x as u32 / 2, y as u32 / 2)));
+    }
+
+    /// A tile read 40% sure is outlined in red (doubtful); one read 90% sure is not.
+    #[test]
+    fn a_tile_read_unsure_is_outlined_in_red() {
+        let photo = RgbImage::from_pixel(400, 300, Rgb([100, 100, 100]));
+        let corners = [
+            [100.0, 100.0],
+            [200.0, 100.0],
+            [200.0, 250.0],
+            [100.0, 250.0],
+        ];
+        let edge = |p: f32| {
+            let img = render(&photo, &one_tile_read(corners, 1.0, p), &no_fonts());
+            let view = View::fit((400, 300));
+            let [x, y] = view.to_shown([100.0, 175.0]);
+            img.get_pixel(x.round() as u32, y.round() as u32).0
+        };
+        assert_eq!(edge(0.4), [230, 30, 30]);
+        assert_ne!(edge(0.9), [230, 30, 30]);
+        assert_ne!(edge(0.9), [100, 100, 100], "an outline is drawn");
     }
 
     #[test]

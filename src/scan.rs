@@ -13,6 +13,10 @@ use crate::scoring::{RuleSet, Score, WinContext, score};
 use crate::vision::{Recognizer, VisionError, load_photo};
 use crate::{explain, json as sjson, notation};
 
+/// A tile read with less than this probability is doubtful: drawn in red with `?`, and a hand
+/// read from a recording with such a tile is unsure.
+pub const UNSURE_BELOW: f32 = 0.5;
+
 /// What was seen and concluded for one photo.
 #[derive(Debug)]
 pub struct ScanOutcome {

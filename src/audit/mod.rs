@@ -499,7 +499,7 @@ fn score_notation(v: &mut Verdict, rules: &RuleSet) {
 }
 
 /// Below this probability for its weakest tile, a hand read from a recording is unsure.
-pub const UNSURE_BELOW: f32 = 0.5;
+pub use crate::scan::UNSURE_BELOW;
 
 /// Matches the recordings' moments to the winning rows and compares; returns notes for the
 /// top of the report.
