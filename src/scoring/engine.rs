@@ -1850,6 +1850,16 @@ mod tests {
     use super::*;
     use crate::scoring::Preset;
 
+    /// A xorshift generator: each call gives the next number below `n`.
+    fn xorshift(mut x: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        }
+    }
+
     /// The exclusion table walked entry by entry, as the rulebook reads.
     fn exclusions_by_table(
         rules: &RuleSet,
@@ -1875,21 +1885,15 @@ mod tests {
     /// table walked entry by entry, under every preset, on random sets of fans.
     #[test]
     fn exclusions_by_mask_agree_with_the_table() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for preset in Preset::ALL {
             let rules = RuleSet::preset(preset);
             for _ in 0..20_000 {
                 let mut raw = [0u8; FAN_COUNT];
-                let dense = next() % 4 + 1;
+                let dense = next(4) + 1;
                 for (i, f) in raw.iter_mut().enumerate() {
-                    if rules.has(Fan::ALL[i]) && next() % (6 * dense) == 0 {
-                        *f = (next() % 3 + 1) as u8;
+                    if rules.has(Fan::ALL[i]) && next(6 * dense) == 0 {
+                        *f = (next(3) + 1) as u8;
                     }
                 }
                 let (mut a, mut b) = (Vec::new(), Vec::new());
@@ -1907,13 +1911,7 @@ mod tests {
     /// The wait tables give the same single-wait answer as the depth-first search over sets.
     #[test]
     fn wait_tables_agree_with_the_search() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut compared = 0;
         for _ in 0..200_000 {
             let melds = next(5) as usize;

@@ -28,15 +28,6 @@ impl SetList {
     pub fn iter(self) -> impl Iterator<Item = usize> {
         (0..8).filter(move |&i| self.0 & (1 << i) != 0)
     }
-    pub fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-    pub fn contains(self, i: usize) -> bool {
-        i < 8 && self.0 & (1 << i) != 0
-    }
     pub fn to_vec(self) -> Vec<usize> {
         self.iter().collect()
     }

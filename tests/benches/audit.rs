@@ -150,18 +150,15 @@ fn audit(sheet: &Path, recordings: &[PathBuf], jobs: usize) -> (f64, serde_json:
 }
 
 fn report(what: &str, secs: f64, video_seconds: f64, v: &serde_json::Value) {
-    let found: u64 = v["recordings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["hands_found"].as_u64().unwrap_or(0))
-        .sum();
-    let read: u64 = v["recordings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["frames_read"].as_u64().unwrap_or(0))
-        .sum();
+    let total = |field: &str| -> u64 {
+        v["recordings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r[field].as_u64().unwrap_or(0))
+            .sum()
+    };
+    let (found, read) = (total("hands_found"), total("frames_read"));
     println!(
         "{what:<44} {:>6.1} s for {:.0} min of video ({:.0}× real time), {found} hands found, {read} frames read by the models",
         secs,
