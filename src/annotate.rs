@@ -1,8 +1,10 @@
 //! The annotated photo: every tile outlined and labelled, groups in colours, doubtful tiles
 //! marked, and the fan table drawn beside the picture.
 //!
-//! Text uses a font found on the system at run time: a CJK font when there is one (Chinese fan
-//! names), else DejaVu Sans (English names), else none (outlines only, said on stderr).
+//! Text uses the CJK font built into the program (the characters the sources use, cut at build
+//! time from Droid Sans Fallback, Apache-2.0: see `src/build/font.rs`); a build made without one
+//! looks on the system at run time: a CJK font when there is one (Chinese fan names), else DejaVu
+//! Sans (English names), else none (outlines only, said on stderr).
 
 use std::path::Path;
 
@@ -11,6 +13,21 @@ use image::{Rgb, RgbImage, imageops};
 
 use crate::layout::GroupKind;
 use crate::scan::ScanOutcome;
+
+/// The CJK font built into the program, when the build found one to cut from.
+#[cfg(embedded_font)]
+pub const EMBEDDED_FONT: Option<&[u8]> =
+    Some(include_bytes!(concat!(env!("OUT_DIR"), "/cjk-subset.ttf")));
+/// The CJK font built into the program, when the build found one to cut from.
+#[cfg(not(embedded_font))]
+pub const EMBEDDED_FONT: Option<&[u8]> = None;
+
+/// A font with Chinese: the built-in one, else the first of `CJK_FONTS` installed.
+pub fn cjk_font_bytes() -> Option<Vec<u8>> {
+    EMBEDDED_FONT
+        .map(<[u8]>::to_vec)
+        .or_else(|| CJK_FONTS.iter().find_map(|p| std::fs::read(p).ok()))
+}
 
 /// Fonts with Chinese, where Debian puts them (the first found is used).
 pub const CJK_FONTS: &[&str] = &[
@@ -33,19 +50,17 @@ pub struct Fonts {
 
 impl Fonts {
     pub fn load() -> Fonts {
-        let load = |p: &str| {
-            std::fs::read(p)
-                .ok()
-                .and_then(|b| FontVec::try_from_vec(b).ok())
-        };
-        if let Some(f) = CJK_FONTS.iter().find_map(|p| load(p)) {
+        let load = |b: Vec<u8>| FontVec::try_from_vec(b).ok();
+        if let Some(f) = cjk_font_bytes().and_then(load) {
             return Fonts {
                 font: Some(f),
                 cjk: true,
             };
         }
         Fonts {
-            font: LATIN_FONTS.iter().find_map(|p| load(p)),
+            font: LATIN_FONTS
+                .iter()
+                .find_map(|p| std::fs::read(p).ok().and_then(load)),
             cjk: false,
         }
     }
@@ -489,6 +504,42 @@ mod tests {
             img.width() <= 1600 + PANEL_W && img.height() <= 1600,
             "{:?}",
             img.dimensions()
+        );
+    }
+
+    /// The built-in font draws every fan name, Chinese and English, with no missing glyph.
+    #[test]
+    #[cfg_attr(
+        not(embedded_font),
+        ignore = "this build has no built-in font (no fonts-droid-fallback when it was built)"
+    )]
+    fn the_built_in_font_draws_every_fan_name() {
+        let bytes = EMBEDDED_FONT.unwrap_or_default().to_vec();
+        let font =
+            FontVec::try_from_vec(bytes).unwrap_or_else(|e| panic!("bad built-in font: {e}"));
+        let mut drawn = 0;
+        for fan in crate::scoring::Fan::ALL {
+            for c in fan.zh().chars().chain(fan.en().chars()) {
+                let glyph = font.glyph_id(c);
+                assert_ne!(glyph.0, 0, "no glyph for {c:?} of {}", fan.en());
+                if !c.is_whitespace() {
+                    let g = glyph.with_scale_and_position(24.0, point(0.0, 20.0));
+                    assert!(font.outline_glyph(g).is_some(), "{c:?} draws nothing");
+                    drawn += 1;
+                }
+            }
+        }
+        assert!(drawn > 500, "{drawn} glyphs");
+        let fonts = Fonts {
+            font: Some(font),
+            cjk: true,
+        };
+        let mut img = RgbImage::from_pixel(200, 40, WHITE);
+        let width = text(&mut img, &fonts, "清一色 8 pts", 2.0, 2.0, 24.0, INK);
+        let inked = img.pixels().filter(|p| p.0[0] < 128).count();
+        assert!(
+            width > 100.0 && inked > 150,
+            "width {width}, {inked} dark pixels"
         );
     }
 }

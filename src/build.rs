@@ -7,10 +7,18 @@
 
 use std::path::PathBuf;
 
+#[cfg(feature = "vision")]
+#[path = "build/font.rs"]
+mod font;
+
 const ORT_LIBRARY: &str = "libonnxruntime.so.1.31.1";
 
 fn main() {
-    println!("cargo::rustc-check-cfg=cfg(no_shared, no_onnxruntime, no_ffmpeg, no_xvfb)");
+    println!(
+        "cargo::rustc-check-cfg=cfg(no_shared, no_onnxruntime, no_ffmpeg, no_xvfb, embedded_font)"
+    );
+    #[cfg(feature = "vision")]
+    embed_font();
     println!("cargo::rerun-if-changed=src/build.rs");
     let repo = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let shared = repo.join("../shared/scoring");
@@ -60,5 +68,59 @@ fn main() {
         .is_ok();
     if !xvfb && env("SUANFAN_REQUIRE_XVFB").is_none() {
         println!("cargo::rustc-cfg=no_xvfb");
+    }
+}
+
+/// Cuts the characters the sources use out of a CJK font into `$OUT_DIR/cjk-subset.ttf` and sets
+/// `embedded_font`; without a font, says so (a failure when `SUANFAN_REQUIRE_CJK_FONT` is set).
+#[cfg(feature = "vision")]
+fn embed_font() {
+    println!("cargo::rerun-if-env-changed=SUANFAN_CJK_FONT");
+    println!("cargo::rerun-if-env-changed=SUANFAN_REQUIRE_CJK_FONT");
+    println!("cargo::rerun-if-changed=src");
+    let required = std::env::var_os("SUANFAN_REQUIRE_CJK_FONT").is_some_and(|v| !v.is_empty());
+    let fail = |msg: String| {
+        if required {
+            println!("cargo::error={msg}");
+            return;
+        }
+        println!("cargo::warning={msg}; Chinese text will need a CJK font installed at run time");
+    };
+    let Some(cjk) = font::cjk_source() else {
+        return fail(format!(
+            "no font to embed: install fonts-droid-fallback ({}) or set SUANFAN_CJK_FONT",
+            font::CJK_CANDIDATES.join(", ")
+        ));
+    };
+    let sources: Vec<(PathBuf, u32)> = font::latin_source().into_iter().chain([cjk]).collect();
+    let mut data = Vec::new();
+    for (path, _) in &sources {
+        println!("cargo::rerun-if-changed={}", path.display());
+        match std::fs::read(path) {
+            Ok(d) => data.push(d),
+            Err(e) => return fail(format!("cannot read the font {}: {e}", path.display())),
+        }
+    }
+    let repo = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let chars = font::characters_used(&repo.join("src"));
+    let fonts: Vec<(&[u8], u32)> = data
+        .iter()
+        .zip(&sources)
+        .map(|(d, s)| (&d[..], s.1))
+        .collect();
+    let (bytes, mut missing) = match font::subset(&fonts, &chars) {
+        Ok(r) => r,
+        Err(e) => return fail(format!("cannot cut the fonts {sources:?}: {e}")),
+    };
+    // The mahjong tile characters (U+1F000…) are in tests only; no permissive font here has them.
+    missing.retain(|c| !('\u{1F000}'..='\u{1F02F}').contains(c));
+    if !missing.is_empty() {
+        let list: String = missing.iter().collect();
+        println!("cargo::warning=no font to embed has a glyph for: {list}");
+    }
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("cjk-subset.ttf");
+    match std::fs::write(&out, bytes) {
+        Ok(()) => println!("cargo::rustc-cfg=embedded_font"),
+        Err(e) => fail(format!("cannot write {}: {e}", out.display())),
     }
 }

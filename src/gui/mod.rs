@@ -106,12 +106,10 @@ impl std::fmt::Debug for LiveApp {
     }
 }
 
-/// Loads a font with Chinese as a fallback for all text; false when none is installed.
+/// Loads a font with Chinese (the built-in one, else an installed one) as a fallback for all
+/// text; false when there is none.
 pub fn install_cjk_font(ctx: &egui::Context) -> bool {
-    let Some(bytes) = crate::annotate::CJK_FONTS
-        .iter()
-        .find_map(|p| std::fs::read(p).ok())
-    else {
+    let Some(bytes) = crate::annotate::cjk_font_bytes() else {
         return false;
     };
     let mut fonts = egui::FontDefinitions::default();
@@ -159,7 +157,7 @@ impl LiveApp {
         }
         if !install_cjk_font(ctx) {
             app.notes.push(
-                "no font with Chinese found: install fonts-noto-cjk (Chinese shows as boxes)"
+                "no font with Chinese: this build has none built in and none is installed (install fonts-droid-fallback; Chinese shows as boxes)"
                     .into(),
             );
         }
