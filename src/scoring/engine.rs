@@ -124,6 +124,8 @@ pub struct Best {
     pub raw: FanCounts,
     /// The fans counted.
     pub fans: FanCounts,
+    /// A bit per fan counted (bit `i` for the fan of index `i`).
+    pub counted: u128,
     /// Total without flowers.
     pub total: u32,
     /// Corrections made to the circumstances (see `Correction`).
@@ -311,6 +313,7 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
             reading: c.reading,
             raw: c.raw,
             fans: c.fans(),
+            counted: c.mask,
             total: c.total,
             corrections,
         }),

@@ -434,3 +434,16 @@ pub const EXCLUSIONS: &[Exclusion] = &[
         reason: "simples only",
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fan of index `i` is `Fan::ALL[i]` (fan masks are read back this way).
+    #[test]
+    fn all_is_in_index_order() {
+        for (i, f) in Fan::ALL.iter().enumerate() {
+            assert_eq!(f.index(), i, "{}", f.en());
+        }
+    }
+}

@@ -124,11 +124,11 @@ impl Tally {
     fn of(best: &Best, ctx: &WinContext, rules: &RuleSet) -> Tally {
         let mut list = [(Fan::ChickenHand, 0u16, 0u8); FAN_COUNT];
         let mut len = 0;
-        for &f in Fan::ALL.iter() {
-            let count = best.fans[f.index()];
-            if count == 0 {
-                continue;
-            }
+        let mut counted = best.counted;
+        while counted != 0 {
+            let i = counted.trailing_zeros() as usize;
+            counted &= counted - 1;
+            let (f, count) = (Fan::ALL[i], best.fans[i]);
             // Insertion by points, highest first; equal points keep the rulebook order.
             let points = rules.points(f);
             let mut j = len;

@@ -5,6 +5,7 @@
 //! answer, ~800 bytes) and bare hand objects (~330 bytes). Each form is answered by
 //! `suanfan::batch::run`, the code behind `suanfan score --batch`, from bytes in memory into a
 //! buffer, on one thread and on every core; reports µs per hand (wall time).
+//! `SUANFAN_BENCH_ONLY=bare` (or `corpus`) measures that form on one thread only (for profiling).
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
@@ -59,6 +60,11 @@ fn main() {
     let bare = bare_hands(&corpus);
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     println!("{lines} hands from the dev corpus, rules mil, {cores} cores");
+    match std::env::var("SUANFAN_BENCH_ONLY").as_deref() {
+        Ok("bare") => return measure("bare hand lines (~330 B)", bare.as_bytes(), lines, 1),
+        Ok("corpus") => return measure("corpus lines (~800 B)", corpus.as_bytes(), lines, 1),
+        _ => {}
+    }
     for threads in [1, cores] {
         measure("bare hand lines (~330 B)", bare.as_bytes(), lines, threads);
         measure("corpus lines (~800 B)", corpus.as_bytes(), lines, threads);
