@@ -43,7 +43,11 @@ struct Cur<'a> {
 impl<'a> Cur<'a> {
     fn ws(&mut self) {
         let b = self.s.as_bytes();
-        while self.i < b.len() && matches!(b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+        // Every byte of a token is above the space: one test in the usual case.
+        while let Some(&c) = b.get(self.i)
+            && c <= b' '
+            && matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+        {
             self.i += 1;
         }
     }
@@ -206,7 +210,42 @@ impl<'a> Cur<'a> {
         }
     }
 
+    /// The tiles of an array after its `[`, each given to `put` (false: too many).
+    fn tiles(&mut self, mut put: impl FnMut(Tile) -> bool) -> Option<()> {
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            if !put(self.tile()?) {
+                return None;
+            }
+            match self.peek()? {
+                b',' => self.i += 1,
+                b']' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A tile: `"1m"` or `"E"` read in place (a text `Tile::parse` accepts is plain), any
+    /// other string through `string`.
     fn tile(&mut self) -> Option<Tile> {
+        self.ws();
+        let b = self.s.as_bytes();
+        let i = self.i;
+        if b.get(i) == Some(&b'"') {
+            for len in [2, 1] {
+                if b.get(i + 1 + len) == Some(&b'"') {
+                    let t = Tile::parse(self.s.get(i + 1..i + 1 + len)?).ok()?;
+                    self.i = i + 2 + len;
+                    return Some(t);
+                }
+            }
+        }
         Tile::parse(self.string()?).ok()
     }
 
@@ -268,9 +307,9 @@ fn hand_field<'a>(c: &mut Cur<'a>, key: &str, f: &mut Fields<'a>, hand: &mut Han
         "concealed" => {
             f.once(4)?;
             c.eat(b'[')?;
-            c.items(|c| {
-                hand.concealed.push(c.tile()?);
-                (hand.concealed.len() <= 14).then_some(())
+            c.tiles(|t| {
+                hand.concealed.push(t);
+                hand.concealed.len() <= 14
             })?;
             f.has_concealed = true;
         }
@@ -327,10 +366,13 @@ fn meld(c: &mut Cur) -> Option<crate::scoring::Meld> {
         "tiles" if n.is_none() => {
             let mut k = 0;
             c.eat(b'[')?;
-            c.items(|c| {
-                *tiles.get_mut(k)? = c.tile()?;
+            c.tiles(|t| {
+                let Some(slot) = tiles.get_mut(k) else {
+                    return false;
+                };
+                *slot = t;
                 k += 1;
-                Some(())
+                true
             })?;
             n = Some(k);
             Some(())
