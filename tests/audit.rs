@@ -637,4 +637,18 @@ fn a_folder_of_photos_is_read_photo_by_photo() {
             .ends_with("03.jpg")
     );
     assert_eq!(out.status.code(), Some(1));
+    // The report's tile cards mark the glared tile of hand 3 (and no tile of hand 1).
+    let html = std::fs::read_to_string(dir.join("out/report.html")).unwrap();
+    let card = |line: &str| {
+        let from = html.find(&format!("id=\"line{line}\"")).unwrap();
+        let to = html[from..].find("<table>").unwrap();
+        html[from..from + to].to_string()
+    };
+    let (first, third) = (card("4"), card("6"));
+    assert!(!first.contains(" doubt"), "{first}");
+    assert_eq!(third.matches(" doubt").count(), 1, "{third}");
+    assert!(
+        third.contains("class=\"t p doubt\" title=\"read "),
+        "{third}"
+    );
 }

@@ -587,7 +587,7 @@ fn apply_moment(v: &mut Verdict, m: &Arc<recording::Moment>, sc: Option<Score>) 
         return;
     };
     let read = notation::format_hand(&m.hand);
-    let place = format!("{} at {}", m.recording, clock(m.seconds));
+    let place = m.place();
     if m.confidence < UNSURE_BELOW {
         v.findings.push(finding(
             "reading_unsure",
@@ -660,9 +660,8 @@ fn recording_notes(
     for (k, m) in moments.iter().enumerate() {
         if !matched.contains(&Some(k)) {
             notes.push(format!(
-                "a winning hand read in {} at {} ({}) matches no row of the sheet",
-                m.recording,
-                clock(m.seconds),
+                "a winning hand read in {} ({}) matches no row of the sheet",
+                m.place(),
                 notation::format_hand(&m.hand)
             ));
         }

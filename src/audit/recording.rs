@@ -37,9 +37,22 @@ pub struct Moment {
     pub confidence: f32,
     /// Frames fused to read it.
     pub frames: usize,
+    /// Read from a photo of a folder (its place is the photo, not a time in a video).
+    pub photo: bool,
     /// The reading (tiles in source pixels), and the frame it was locked on.
     pub outcome: ScanOutcome,
     pub frame: Arc<RgbImage>,
+}
+
+impl Moment {
+    /// Where the hand was read: the photo, or the video and the time in it.
+    pub fn place(&self) -> String {
+        if self.photo {
+            self.recording.clone()
+        } else {
+            format!("{} at {}", self.recording, super::clock(self.seconds))
+        }
+    }
 }
 
 /// What reading one recording gave.
@@ -174,6 +187,7 @@ fn read_known(
                         flowers: l.outcome.decoded.flowers,
                         confidence: l.confidence,
                         frames: l.frames,
+                        photo: false,
                         outcome: l.outcome,
                         frame: Arc::clone(frame),
                     }));
@@ -252,6 +266,7 @@ fn read_photos(
                 flowers: outcome.decoded.flowers,
                 confidence: live::weakest(&outcome),
                 frames: 1,
+                photo: true,
                 outcome,
                 frame: Arc::new(image),
             }));

@@ -87,9 +87,8 @@ pub fn to_text(a: &Audit) -> String {
         if let Some(m) = &v.seen {
             let _ = writeln!(
                 s,
-                "          read in {} at {}: {}",
-                m.recording,
-                clock(m.seconds),
+                "          read in {}: {}",
+                m.place(),
                 crate::notation::format_hand(&m.hand)
             );
         }
@@ -183,9 +182,7 @@ pub fn to_csv(a: &Audit) -> Result<Vec<u8>, csv::Error> {
             v.seen
                 .as_ref()
                 .map_or(String::new(), |m| crate::notation::format_hand(&m.hand)),
-            v.seen.as_ref().map_or(String::new(), |m| {
-                format!("{} {}", m.recording, clock(m.seconds))
-            }),
+            v.seen.as_ref().map_or(String::new(), |m| m.place()),
             v.findings
                 .iter()
                 .map(|f| format!("{}: {}", f.code, f.message))
@@ -204,14 +201,35 @@ pub(crate) fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// The tiles of the hand read from a frame that the models were less than
+/// `scan::UNSURE_BELOW` sure of, with how sure.
+fn doubtful_tiles(o: &crate::scan::ScanOutcome) -> Vec<(Tile, f32)> {
+    o.decoded
+        .tiles
+        .iter()
+        .filter_map(|&(i, t)| {
+            let p = o.detections.get(i)?.p_tile(t);
+            (p < crate::scan::UNSURE_BELOW).then_some((t, p))
+        })
+        .collect()
+}
+
 /// A hand in notation as tile pictures: each tile a small drawn card with its rank and suit
-/// (no font with mahjong glyphs is needed), melds grouped.
-fn tiles_html(hand: &str) -> String {
+/// (no font with mahjong glyphs is needed), melds grouped. One card per entry of `doubtful`
+/// (a tile read unsure) is outlined in red, with how sure it was read as its tooltip.
+fn tiles_html(hand: &str, mut doubtful: Vec<(Tile, f32)>) -> String {
     let body = hand.split('|').next().unwrap_or("");
     let Ok(parsed) = crate::notation::parse(body) else {
         return format!("<code>{}</code>", esc(hand));
     };
-    let card = |t: Tile, extra: &str| {
+    let mut card = |t: Tile, extra: &str| {
+        let doubt = match doubtful.iter().position(|(d, _)| *d == t) {
+            Some(k) => format!(
+                " doubt\" title=\"read {:.0}% sure",
+                f64::from(doubtful.swap_remove(k).1) * 100.0
+            ),
+            None => String::new(),
+        };
         let s = t.to_string();
         let (rank, suit) = s.split_at(s.len().saturating_sub(1));
         let class = match suit {
@@ -226,7 +244,7 @@ fn tiles_html(hand: &str) -> String {
             rank.to_string()
         };
         format!(
-            "<span class=\"t {class}{extra}\">{}<small>{}</small></span>",
+            "<span class=\"t {class}{extra}{doubt}\">{}<small>{}</small></span>",
             esc(&face),
             esc(if rank.is_empty() { "" } else { suit })
         )
@@ -251,7 +269,7 @@ h1{margin-top:0}.summary{font-size:1.1em;margin-bottom:1.5em}.card{background:#f
 .card.bad{border-left-color:#c0392b}.card.unsure{border-left-color:#d4a017}.unsure .verdict{color:#a67c00}.frame{max-width:min(100%,640px);border-radius:4px;margin:.4em 0;display:block}.seen{color:#555;font-size:.9em}.index{background:#fff;margin-bottom:1.5em;font-size:.92em}.index td:first-child{white-space:nowrap}.index .verdict{font-weight:bold}.index .bad .verdict{color:#c0392b}.index .ok .verdict{color:#3a7d44}.index .unsure .verdict{color:#a67c00}.card h2{margin:0 0 .4em;font-size:1.1em}.verdict{font-weight:bold}.bad .verdict{color:#c0392b}.ok .verdict{color:#3a7d44}
 table{border-collapse:collapse;margin:.5em 0}td,th{padding:.15em .7em;text-align:left;border-bottom:1px solid #eee}ul{margin:.3em 0}
 .t{display:inline-block;width:1.7em;height:2.3em;margin:1px;border:1px solid #999;border-radius:4px;background:#fffdf5;text-align:center;font-weight:bold;line-height:1.3em;vertical-align:middle}
-.t small{display:block;font-weight:normal;font-size:.7em}.t.m{color:#b22}.t.p{color:#126}.t.s{color:#272}.t.z{color:#333}.t.win{margin-left:.8em;border-color:#c80;border-width:2px}
+.t small{display:block;font-weight:normal;font-size:.7em}.t.m{color:#b22}.t.p{color:#126}.t.s{color:#272}.t.z{color:#333}.t.win{margin-left:.8em;border-color:#c80;border-width:2px}.t.doubt{border-color:#c0392b;border-width:2px;background:#fdecea}
 .meld{margin-right:.6em;padding:2px;background:#e8e2d0;border-radius:4px;display:inline-block}";
 
 /// `report.html`: a summary, then a card per hand. Self-contained (no scripts, no fetches).
@@ -353,20 +371,21 @@ fn card_html(h: &mut String, a: &Audit, v: &Verdict, fonts: Option<&crate::annot
         h.push_str(&frame_html(m, fonts));
         let _ = write!(
             h,
-            "<div class=\"seen\">read in {} at {} · {} frames fused · least sure tile {:.0}%</div>",
-            esc(&m.recording),
-            clock(m.seconds),
+            "<div class=\"seen\">read in {} · {} frames fused · least sure tile {:.0}% (tiles read less than {:.0}% sure are outlined in red)</div>",
+            esc(&m.place()),
             m.frames,
-            f64::from(m.confidence) * 100.0
+            f64::from(m.confidence) * 100.0,
+            f64::from(crate::scan::UNSURE_BELOW) * 100.0
         );
     }
-    if let Some(text) = v
-        .ours
-        .as_ref()
-        .map(|o| o.hand.clone())
-        .or_else(|| v.row.notation.clone())
-    {
-        let _ = write!(h, "<div>{}</div>", tiles_html(&text));
+    if let Some(o) = &v.ours {
+        let doubtful = v
+            .seen
+            .as_ref()
+            .map_or(Vec::new(), |m| doubtful_tiles(&m.outcome));
+        let _ = write!(h, "<div>{}</div>", tiles_html(&o.hand, doubtful));
+    } else if let Some(text) = &v.row.notation {
+        let _ = write!(h, "<div>{}</div>", tiles_html(text, Vec::new()));
     }
     h.push_str("<table><tr><th></th><th>sheet</th><th>suanfan</th></tr>");
     let _ = write!(
