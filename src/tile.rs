@@ -230,21 +230,24 @@ impl Tile {
 
     /// Parses one tile: `5m`, `1p`, `9s`, `E`…`P`, or the honors as `1z`…`7z`.
     pub fn parse(s: &str) -> Result<Tile, TileError> {
-        let b = s.as_bytes();
-        match b {
-            [c] => honor_from_letter(*c as char).ok_or_else(|| TileError(s.to_string())),
+        Tile::from_code(s.as_bytes()).ok_or_else(|| TileError(s.to_string()))
+    }
+
+    /// The tile a code names (`1m`, `E`, `5z`, as `parse` reads them), from its bytes.
+    pub fn from_code(code: &[u8]) -> Option<Tile> {
+        match *code {
+            [c] => honor_from_letter(char::from(c)),
             [d @ b'1'..=b'9', suit] => {
                 let rank = d - b'0';
-                let suit = match suit {
-                    b'm' => Suit::Characters,
-                    b's' => Suit::Bamboo,
-                    b'p' => Suit::Dots,
-                    b'z' if rank <= 7 => return Ok(Tile(26 + rank)),
-                    _ => return Err(TileError(s.to_string())),
-                };
-                Tile::numbered(suit, rank).ok_or_else(|| TileError(s.to_string()))
+                match suit {
+                    b'm' => Tile::numbered(Suit::Characters, rank),
+                    b's' => Tile::numbered(Suit::Bamboo, rank),
+                    b'p' => Tile::numbered(Suit::Dots, rank),
+                    b'z' if rank <= 7 => Some(Tile(26 + rank)),
+                    _ => None,
+                }
             }
-            _ => Err(TileError(s.to_string())),
+            _ => None,
         }
     }
 }

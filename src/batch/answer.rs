@@ -1,16 +1,39 @@
 //! The batch answer of a scored line, written byte for byte as `serde_json` writes
 //! `json::corpus_answer` (keys in sorted order, no spaces).
 
-use crate::scoring::Tally;
+use std::sync::OnceLock;
 
-/// Appends a fan name: the names are plain text, which `fan_names_need_no_escapes` checks.
-fn name(out: &mut Vec<u8>, s: &str) {
-    out.push(b'"');
-    out.extend_from_slice(s.as_bytes());
-    out.push(b'"');
+use crate::scoring::{Fan, Tally};
+
+/// `,"name":"…","name_en":"…","points":` of a fan, written once: the names are plain
+/// text, which `fan_names_need_no_escapes` checks.
+fn names(fan: Fan) -> &'static str {
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    let all = NAMES.get_or_init(|| {
+        Fan::ALL
+            .iter()
+            .map(|f| {
+                format!(
+                    ",\"name\":\"{}\",\"name_en\":\"{}\",\"points\":",
+                    f.zh(),
+                    f.en()
+                )
+            })
+            .collect()
+    });
+    all.get(fan.index()).map_or("", String::as_str)
 }
 
 fn number(out: &mut Vec<u8>, mut n: u32) {
+    // Counts, points and most totals: one or two digits.
+    if n < 10 {
+        out.push(b'0' + n as u8);
+        return;
+    }
+    if n < 100 {
+        out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
+        return;
+    }
     let mut digits = [0u8; 10];
     let mut k = digits.len();
     loop {
@@ -37,11 +60,7 @@ pub fn write(out: &mut Vec<u8>, id: Option<&str>, t: &Tally) {
         }
         out.extend_from_slice(b"{\"count\":");
         number(out, u32::from(count));
-        out.extend_from_slice(b",\"name\":");
-        name(out, fan.zh());
-        out.extend_from_slice(b",\"name_en\":");
-        name(out, fan.en());
-        out.extend_from_slice(b",\"points\":");
+        out.extend_from_slice(names(fan).as_bytes());
         number(out, u32::from(points));
         out.push(b'}');
     }
@@ -62,6 +81,15 @@ pub fn write(out: &mut Vec<u8>, id: Option<&str>, t: &Tally) {
 #[cfg(test)]
 mod tests {
     use crate::scoring::Fan;
+
+    #[test]
+    fn numbers_are_written_as_serde_json_writes_them() {
+        for n in (0..1000).chain([9_999, 10_000, 123_456, u32::MAX]) {
+            let mut out = Vec::new();
+            super::number(&mut out, n);
+            assert_eq!(String::from_utf8(out).ok(), Some(n.to_string()));
+        }
+    }
 
     #[test]
     fn fan_names_need_no_escapes() {

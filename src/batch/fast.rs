@@ -231,8 +231,8 @@ impl<'a> Cur<'a> {
         }
     }
 
-    /// A tile: `"1m"` or `"E"` read in place (a text `Tile::parse` accepts is plain), any
-    /// other string through `string`.
+    /// A tile: `"1m"` or `"E"` read in place (a code `Tile::from_code` accepts is plain
+    /// text), any other string through `string`.
     fn tile(&mut self) -> Option<Tile> {
         self.ws();
         let b = self.s.as_bytes();
@@ -240,7 +240,7 @@ impl<'a> Cur<'a> {
         if b.get(i) == Some(&b'"') {
             for len in [2, 1] {
                 if b.get(i + 1 + len) == Some(&b'"') {
-                    let t = Tile::parse(self.s.get(i + 1..i + 1 + len)?).ok()?;
+                    let t = Tile::from_code(b.get(i + 1..i + 1 + len)?)?;
                     self.i = i + 2 + len;
                     return Some(t);
                 }
