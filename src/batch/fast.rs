@@ -212,23 +212,7 @@ impl<'a> Cur<'a> {
 
     /// The tiles of an array after its `[`, each given to `put` (false: too many).
     fn tiles(&mut self, mut put: impl FnMut(Tile) -> bool) -> Option<()> {
-        if self.peek()? == b']' {
-            self.i += 1;
-            return Some(());
-        }
-        loop {
-            if !put(self.tile()?) {
-                return None;
-            }
-            match self.peek()? {
-                b',' => self.i += 1,
-                b']' => {
-                    self.i += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
+        self.items(|c| put(c.tile()?).then_some(()))
     }
 
     /// A tile: `"1m"` or `"E"` read in place (a code `Tile::from_code` accepts is plain
