@@ -19,6 +19,7 @@ Nothing from ../shared/data is written anywhere: photos are read in place.
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import math
 import random
@@ -55,6 +56,37 @@ def is_holdout(name: str) -> bool:
     return hashlib.sha1(name.encode()).digest()[0] % 4 == 0
 
 
+CORRECTIONS = Path(__file__).resolve().parent.parent / "datasets" / "labels" / "rf-corrections.csv"
+
+
+def _corrections() -> dict[tuple[str, int], tuple[str, str]]:
+    """The project's corrections of the exporter's labels: (photo, box) -> (label, corrected)."""
+    out = {}
+    if CORRECTIONS.exists():
+        lines = [l for l in CORRECTIONS.read_text().splitlines() if l and not l.startswith("#")]
+        for row in csv.DictReader(lines):
+            out[(row["photo"], int(row["box"]))] = (row["label"], row["corrected"])
+    return out
+
+
+def _corrected(name: str, rows: list[list[float]], fixes: dict) -> list[list[float]]:
+    """A photo's label rows with the corrections applied (a class index, or the row dropped).
+    A correction whose label no longer matches the exporter's is left out, with a warning."""
+    out = []
+    for k, row in enumerate(rows):
+        fix = fixes.get((name, k))
+        if fix is not None:
+            label, corrected = fix
+            if RF_CLASSES[int(row[0])] != label:
+                print(f"rf-corrections.csv: {name} box {k} is {RF_CLASSES[int(row[0])]}, not {label}: correction ignored")
+            elif corrected == "drop":
+                continue
+            else:
+                row = [float(RF_CLASSES.index(corrected))] + row[1:]
+        out.append(row)
+    return out
+
+
 def rf_photos(part: str) -> list[dict]:
     """part: 'train' (exporter's train photos, augmented), 'valid-train' (validation photos we
     train on), 'holdout'. Each: path, size, boxes (N x 5: class, x0, y0, x1, y1 in pixels)."""
@@ -62,6 +94,7 @@ def rf_photos(part: str) -> list[dict]:
     out = []
     if not folder.exists():
         return out
+    fixes = _corrections()
     for img in sorted((folder / "images").glob("*.jpg")):
         if part != "train" and is_holdout(img.name) != (part == "holdout"):
             continue
@@ -72,6 +105,8 @@ def rf_photos(part: str) -> list[dict]:
                 v = line.split()
                 if len(v) == 5:
                     rows.append([float(x) for x in v])
+        if part != "train":
+            rows = _corrected(img.name, rows, fixes)
         with Image.open(img) as im:
             W, H = im.size
         boxes = np.array(
