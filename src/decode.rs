@@ -58,7 +58,7 @@ pub struct Decoded {
     pub assumed: Vec<String>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 enum UnitKind {
     Standing,
     Winning,
@@ -219,72 +219,106 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
         flowers: reading.bonus_count().min(8) as u8,
         ..Decoded::default()
     };
-    let mut units: Vec<Unit> = Vec::new();
-    for g in &reading.groups {
-        match g.kind {
-            GroupKind::Hand => {
-                for &i in &g.tiles {
-                    units.push(Unit {
-                        kind: UnitKind::Standing,
-                        dets: vec![i],
-                        cands: single_candidates(&dets[i]),
-                    });
-                }
-            }
-            GroupKind::Winning => {
-                for &i in &g.tiles {
-                    units.push(Unit {
-                        kind: UnitKind::Winning,
-                        dets: vec![i],
-                        cands: single_candidates(&dets[i]),
-                    });
-                }
-            }
-            k if k.is_meld() => {
-                if k == GroupKind::ConcealedKong && g.tiles.iter().all(|&i| dets[i].face_down) {
-                    out.assumed.push("a concealed kong shows no face: its tile is whichever makes the hand valid".to_string());
-                }
-                units.push(Unit {
-                    kind: UnitKind::Meld,
-                    dets: g.tiles.clone(),
-                    cands: meld_candidates(dets, &g.tiles, k),
-                });
-            }
-            GroupKind::Stray => out.issues.push(format!(
-                "{} tile(s) that fit no group were left out",
-                g.tiles.len()
-            )),
-            _ => {}
-        }
-    }
-
-    // Count check before searching: melds count 3, the hand needs 14 in all.
-    let melds = units
-        .iter()
-        .filter(|u| matches!(u.kind, UnitKind::Meld))
-        .count();
-    let standing = units
-        .iter()
-        .filter(|u| matches!(u.kind, UnitKind::Standing | UnitKind::Winning))
-        .count();
+    let mut units = units_of(dets, reading, &mut out);
     if units.is_empty() {
         return out;
     }
-    if melds > 4 || melds * 3 + standing != 14 {
-        out.issues.push(format!(
-            "{standing} standing tile(s) (with the winning tile) and {melds} meld(s) count as {}: a winning hand has 14 (each meld counts 3){}",
-            melds * 3 + standing,
-            if melds * 3 + standing > 14 { "; some tiles may not belong to the hand" } else { "; tiles may be missing or hidden" }
-        ));
+    if let Some(issue) = count_issue(&units) {
+        out.issues.push(issue);
         out.tiles = top_reading(&units);
         return out;
     }
-
     // Three bits per unit: at most 7 candidates each, at most 21 units (the count check above
     // allows 14).
     for u in &mut units {
         u.cands.truncate(7);
     }
+    let (found, tries) = search(&units, rules);
+    let Some((best_lp, hand, choice)) = found.first().cloned() else {
+        out.issues.push(format!(
+            "no valid winning hand is near what was read ({tries} readings tried)"
+        ));
+        out.tiles = top_reading(&units);
+        explain_invalid(&units, rules, &mut out);
+        return out;
+    };
+    take_choice(dets, &units, choice, &mut out);
+    out.runner_ups = found[1..]
+        .iter()
+        .map(|(l, h, _)| RunnerUp {
+            notation: notation::format_hand(h),
+            relative: (l - best_lp).exp(),
+        })
+        .collect();
+    out.hand = Some(hand);
+    out
+}
+
+/// The units to choose faces for: each standing tile and the winning tile alone, each meld as
+/// one. Stray tiles and face-down kongs are noted in `out`.
+fn units_of(dets: &[Detection], reading: &TableReading, out: &mut Decoded) -> Vec<Unit> {
+    let mut units: Vec<Unit> = Vec::new();
+    for g in &reading.groups {
+        let single = match g.kind {
+            GroupKind::Hand => Some(UnitKind::Standing),
+            GroupKind::Winning => Some(UnitKind::Winning),
+            _ => None,
+        };
+        if let Some(kind) = single {
+            units.extend(g.tiles.iter().map(|&i| Unit {
+                kind,
+                dets: vec![i],
+                cands: single_candidates(&dets[i]),
+            }));
+        } else if g.kind.is_meld() {
+            if g.kind == GroupKind::ConcealedKong && g.tiles.iter().all(|&i| dets[i].face_down) {
+                out.assumed.push(
+                    "a concealed kong shows no face: its tile is whichever makes the hand valid"
+                        .to_string(),
+                );
+            }
+            units.push(Unit {
+                kind: UnitKind::Meld,
+                dets: g.tiles.clone(),
+                cands: meld_candidates(dets, &g.tiles, g.kind),
+            });
+        } else if g.kind == GroupKind::Stray {
+            out.issues.push(format!(
+                "{} tile(s) that fit no group were left out",
+                g.tiles.len()
+            ));
+        }
+    }
+    units
+}
+
+/// What is wrong with the count of tiles, if anything: melds count 3, the hand needs 14.
+fn count_issue(units: &[Unit]) -> Option<String> {
+    let melds = units
+        .iter()
+        .filter(|u| matches!(u.kind, UnitKind::Meld))
+        .count();
+    let standing = units.len() - melds;
+    let count = melds * 3 + standing;
+    if melds <= 4 && count == 14 {
+        return None;
+    }
+    Some(format!(
+        "{standing} standing tile(s) (with the winning tile) and {melds} meld(s) count as {count}: a winning hand has 14 (each meld counts 3){}",
+        if count > 14 {
+            "; some tiles may not belong to the hand"
+        } else {
+            "; tiles may be missing or hidden"
+        }
+    ))
+}
+
+/// A valid hand found: its log probability, the hand and the choice of candidates.
+type Found = (f32, Hand, u64);
+
+/// Best-first search over the units' candidates, most probable combination first: up to three
+/// different valid winning hands, and how many combinations were tried.
+fn search(units: &[Unit], rules: &RuleSet) -> (Vec<Found>, usize) {
     let top_logp: f32 = units.iter().map(|u| u.cands[0].logp).sum();
     let start = Node {
         logp: top_logp,
@@ -292,7 +326,7 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
     };
     let mut heap = BinaryHeap::from([start]);
     let mut seen: HashSet<u64> = HashSet::new();
-    let mut found: Vec<(f32, Hand, u64)> = Vec::new();
+    let mut found: Vec<Found> = Vec::new();
     let mut found_keys: HashSet<String> = HashSet::new();
     let probe = WinContext::default();
     let mut tries = 0;
@@ -301,7 +335,7 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
         if tries > MAX_TRIES {
             break;
         }
-        if let Some(hand) = build_hand(&units, node.choice)
+        if let Some(hand) = build_hand(units, node.choice)
             && best_reading(&hand, &probe, rules).is_ok()
             && found_keys.insert(canonical(&hand))
         {
@@ -327,15 +361,12 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
             break;
         }
     }
+    (found, tries)
+}
 
-    let Some((best_lp, hand, choice)) = found.first().cloned() else {
-        out.issues.push(format!(
-            "no valid winning hand is near what was read ({tries} readings tried)"
-        ));
-        out.tiles = top_reading(&units);
-        explain_invalid(&units, rules, &mut out);
-        return out;
-    };
+/// The tiles of the chosen candidates into `out`, with every tile read otherwise than the
+/// classifier's first choice noted as a change.
+fn take_choice(dets: &[Detection], units: &[Unit], choice: u64, out: &mut Decoded) {
     for (k, u) in units.iter().enumerate() {
         let cand = &u.cands[pick(choice, k)];
         for (&i, &t) in u.dets.iter().zip(&cand.tiles) {
@@ -354,15 +385,6 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
             }
         }
     }
-    out.runner_ups = found[1..]
-        .iter()
-        .map(|(l, h, _)| RunnerUp {
-            notation: notation::format_hand(h),
-            relative: (l - best_lp).exp(),
-        })
-        .collect();
-    out.hand = Some(hand);
-    out
 }
 
 fn top_reading(units: &[Unit]) -> Vec<(usize, Tile)> {

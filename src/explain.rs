@@ -104,8 +104,19 @@ pub fn score_text(s: &Score) -> String {
 
 /// The score explained for players, with labels in `lang`.
 pub fn score_text_in(s: &Score, lang: Lang) -> String {
-    let l = |k: &str| lang.label(k);
     let mut o = String::new();
+    write_hand_lines(&mut o, s, lang);
+    let _ = writeln!(o);
+    write_fan_table(&mut o, s, lang);
+    write_not_counted(&mut o, s, lang);
+    let _ = writeln!(o);
+    write_minimum(&mut o, s, lang);
+    o
+}
+
+/// The hand as tile pictures and notation, how it was won, the rule set and the reading.
+fn write_hand_lines(o: &mut String, s: &Score, lang: Lang) {
+    let l = |k: &str| lang.label(k);
     let h = &s.hand;
     let mut shown = String::new();
     for m in &h.melds {
@@ -150,7 +161,12 @@ pub fn score_text_in(s: &Score, lang: Lang) -> String {
         c.flowers
     );
     let _ = writeln!(o, "{} {}", l("Rules"), s.rules.preset.name());
-    let reading = match s.reading {
+    let _ = writeln!(o, "{} {}", l("Read as"), reading_text(s));
+}
+
+/// The reading: its sets, or the special shape's name.
+fn reading_text(s: &Score) -> String {
+    match s.reading {
         Reading::Regular(_) | Reading::KnittedStraight { .. } => {
             let mut r: Vec<String> = Vec::new();
             if let Reading::KnittedStraight { knitted, .. } = s.reading {
@@ -164,9 +180,11 @@ pub fn score_text_in(s: &Score, lang: Lang) -> String {
         Reading::ThirteenOrphans => "thirteen orphans".to_string(),
         Reading::HonorsAndKnitted => "honors and knitted tiles".to_string(),
         Reading::NineGates => "nine gates".to_string(),
-    };
-    let _ = writeln!(o, "{} {reading}", l("Read as"));
-    let _ = writeln!(o);
+    }
+}
+
+/// One line per fan counted (points, names, count, the sets that make it), then the total.
+fn write_fan_table(o: &mut String, s: &Score, lang: Lang) {
     let _ = match lang {
         Lang::En => writeln!(o, "  Points  Fan"),
         Lang::Zh => writeln!(o, "    番数  番种"),
@@ -194,7 +212,7 @@ pub fn score_text_in(s: &Score, lang: Lang) -> String {
         );
     }
     let _ = writeln!(o, "  ------");
-    let flowers = u32::from(c.flowers);
+    let flowers = u32::from(s.context.flowers);
     let detail = if flowers > 0 {
         format!("  ({} + {} for flowers)", s.total_no_flowers, flowers)
     } else {
@@ -206,6 +224,10 @@ pub fn score_text_in(s: &Score, lang: Lang) -> String {
         s.total,
         lang.label("total").trim_end()
     );
+}
+
+/// The fans the reading shows but does not count, and why; then the notes.
+fn write_not_counted(o: &mut String, s: &Score, lang: Lang) {
     if !s.not_counted.is_empty() {
         let _ = writeln!(o);
         let _ = writeln!(o, "{}", lang.label("Not counted").trim_end());
@@ -223,10 +245,14 @@ pub fn score_text_in(s: &Score, lang: Lang) -> String {
     if !s.notes.is_empty() {
         let _ = writeln!(o);
         for n in &s.notes {
-            let _ = writeln!(o, "{} {n}", l("Note"));
+            let _ = writeln!(o, "{} {n}", lang.label("Note"));
         }
     }
-    let _ = writeln!(o);
+}
+
+/// Whether the minimum is met, and the payments (or 错和).
+fn write_minimum(o: &mut String, s: &Score, lang: Lang) {
+    let l = |k: &str| lang.label(k);
     if s.meets_minimum {
         let pay = s.payment.as_ref().map(payment_text).unwrap_or_default();
         let _ = writeln!(
@@ -244,7 +270,6 @@ pub fn score_text_in(s: &Score, lang: Lang) -> String {
             s.total_no_flowers
         );
     }
-    o
 }
 
 /// The waits of a hand as text.

@@ -794,6 +794,28 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
     if !rules.knitted_straight_shape || !rules.has(Fan::KnittedStraight) {
         return None;
     }
+    let (seq, rest, sets) = knitted_division(info)?;
+    let set = sets[3];
+    let pair = sets[4].tile;
+    let mut f = [0u8; FAN_COUNT];
+    f[Fan::KnittedStraight.index()] = 1;
+    knitted_set_fans(info, set, pair, &mut f);
+    win_flag_fans(info, &mut f);
+    knitted_concealment_fans(info, set, &mut f);
+    knitted_wait_fans(info, &seq, &rest, &sets, &mut f);
+    Some((
+        Reading::KnittedStraight {
+            knitted: seq,
+            set,
+            pair,
+        },
+        f,
+    ))
+}
+
+/// The knitted straight held standing, what is left of the standing tiles without it, and the
+/// one division of the rest (with a meld, if any) into a fourth set and a pair.
+fn knitted_division(info: &Info) -> Option<([Tile; 9], Counts, [Set; 5])> {
     let c = &info.standing;
     if !c.iter().any(|&n| n >= 2) {
         return None;
@@ -822,15 +844,12 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
     let mut fixed = [Set::EMPTY; 4];
     fixed[3] = info.fixed[0];
     divide(&mut work, &fixed, info.n_fixed + 3, &mut divisions);
-    if divisions.len != 1 {
-        return None;
-    }
-    let sets = divisions.list[0];
-    let set = sets[3];
-    let pair = sets[4].tile;
-    let mut f = [0u8; FAN_COUNT];
-    f[Fan::KnittedStraight.index()] = 1;
-    let all = |t: Tile| info.fixed_counts[t.index()] + c[t.index()];
+    (divisions.len == 1).then(|| (seq, rest, divisions.list[0]))
+}
+
+/// Fans of the fourth set and the pair beside a knitted straight.
+fn knitted_set_fans(info: &Info, set: Set, pair: Tile, f: &mut FanCounts) {
+    let all = |t: Tile| info.fixed_counts[t.index()] + info.standing[t.index()];
     if set.kind == SetKind::Chow {
         if pair.is_numbered() {
             f[Fan::AllChows.index()] = 1;
@@ -841,7 +860,7 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
     } else if set.tile.is_honor() {
         if set.tile.is_wind() {
             f[Fan::PungOfTerminalsOrHonors.index()] = 1;
-            wind_fans(info, set.tile, false, &mut f);
+            wind_fans(info, set.tile, false, f);
             if pair.is_dragon() {
                 f[Fan::AllTypes.index()] = 1;
             }
@@ -862,59 +881,53 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
             f[Fan::TileHog.index()] = 1;
         }
     }
-    win_flag_fans(info, &mut f);
+}
+
+/// Kong fans of the fourth set, and 门前清 / 不求人 when it is not exposed.
+fn knitted_concealment_fans(info: &Info, set: Set, f: &mut FanCounts) {
     if set.exposed {
         if set.kind == SetKind::Kong {
             f[Fan::MeldedKong.index()] = 1;
         }
+        return;
+    }
+    if set.kind == SetKind::Kong {
+        f[Fan::ConcealedKong.index()] = 1;
+    }
+    if info.flags.self_drawn {
+        f[Fan::FullyConcealedHand.index()] = 1;
     } else {
-        if set.kind == SetKind::Kong {
-            f[Fan::ConcealedKong.index()] = 1;
-        }
-        if info.flags.self_drawn {
-            f[Fan::FullyConcealedHand.index()] = 1;
-        } else {
-            f[Fan::ConcealedHand.index()] = 1;
-        }
+        f[Fan::ConcealedHand.index()] = 1;
     }
+}
+
+/// The wait fan of a knitted-straight hand. A win inside the knitted body counts one only
+/// under the rule sets that say so; with no meld the wait is read from the set and pair's
+/// shape, with a meld it is a single wait.
+fn knitted_wait_fans(
+    info: &Info,
+    seq: &[Tile; 9],
+    rest: &Counts,
+    sets: &[Set; 5],
+    f: &mut FanCounts,
+) {
     let win_in_body = seq.contains(&info.win);
-    if rules.knitted_body_wait_fans {
-        if info.n_fixed == 0 {
-            let mut table = [0u16; Tile::COUNT];
-            for (x, &n) in table.iter_mut().zip(rest.iter()) {
-                *x = u16::from(n);
-            }
-            if unique_wait_in(&mut table, 4, info.win, false)
-                && let Some(fan) = wait_shape_fan(&sets[3..5], info.win, false)
-            {
-                f[fan.index()] = 1;
-            }
-        } else if !win_in_body || c[info.win.index()] == 3 {
-            f[Fan::SingleWait.index()] = 1;
-        }
-    } else if !win_in_body {
-        if info.n_fixed == 0 {
-            let mut table = [0u16; Tile::COUNT];
-            for (x, &n) in table.iter_mut().zip(rest.iter()) {
-                *x = u16::from(n);
-            }
-            if unique_wait_in(&mut table, 4, info.win, false)
-                && let Some(fan) = wait_shape_fan(&sets[3..5], info.win, false)
-            {
-                f[fan.index()] = 1;
-            }
-        } else {
-            f[Fan::SingleWait.index()] = 1;
-        }
+    if win_in_body && !info.rules.knitted_body_wait_fans {
+        return;
     }
-    Some((
-        Reading::KnittedStraight {
-            knitted: seq,
-            set,
-            pair,
-        },
-        f,
-    ))
+    if info.n_fixed == 0 {
+        let mut table = [0u16; Tile::COUNT];
+        for (x, &n) in table.iter_mut().zip(rest.iter()) {
+            *x = u16::from(n);
+        }
+        if unique_wait_in(&mut table, 4, info.win, false)
+            && let Some(fan) = wait_shape_fan(&sets[3..5], info.win, false)
+        {
+            f[fan.index()] = 1;
+        }
+    } else if !win_in_body || info.standing[info.win.index()] == 3 {
+        f[Fan::SingleWait.index()] = 1;
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
