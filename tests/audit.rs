@@ -578,14 +578,15 @@ fn a_recording_cut_short_is_said_and_its_missing_hands_not_found() {
 }
 
 /// The sample hand with glare on one tile: its 6p (x 453–517, y 208–299 in the photo) washed
-/// 70% towards white, still found, read with little confidence.
+/// 78% towards white, still found, read with little confidence (at 70% the classifier still
+/// reads it right at 0.87).
 fn glare_on_one_tile(from: &Path, to: &Path) {
     let mut img = image::open(from).unwrap().to_rgb8();
     for y in 208..299 {
         for x in 453..517 {
             let p = img.get_pixel_mut(x, y);
             for c in &mut p.0 {
-                *c = (f32::from(*c) * 0.3 + 255.0 * 0.7).round() as u8;
+                *c = (f32::from(*c) * 0.22 + 255.0 * 0.78).round() as u8;
             }
         }
     }
