@@ -922,10 +922,7 @@ fn knitted_wait_fans(
         return;
     }
     if info.n_fixed == 0 {
-        let mut table = [0u16; Tile::COUNT];
-        for (x, &n) in table.iter_mut().zip(rest.iter()) {
-            *x = u16::from(n);
-        }
+        let mut table = wait_table(rest);
         if unique_wait_in(&mut table, 4, info.win, false)
             && let Some(fan) = wait_shape_fan(&sets[3..5], info.win, false)
         {
@@ -939,6 +936,12 @@ fn knitted_wait_fans(
 // ---------------------------------------------------------------------------------------------
 // Waits.
 
+/// Tile counts widened to the wait search's cells, in which a count may wrap (see
+/// `unique_wait_in`).
+fn wait_table(counts: &Counts) -> [u16; Tile::COUNT] {
+    counts.map(u16::from)
+}
+
 /// Whether the standing hand (before the winning tile) waits on exactly one tile, counting the
 /// regular shape and, with 13 tiles, seven pairs. A tile of which all four are held still counts.
 fn has_single_wait(info: &Info) -> bool {
@@ -946,11 +949,7 @@ fn has_single_wait(info: &Info) -> bool {
     c[info.win.index()] -= 1;
     let mut waits = super::tables::regular_waits(&c);
     if info.n_fixed == 0 && waits.count_ones() <= 1 {
-        let mut table = [0u16; Tile::COUNT];
-        for (x, &n) in table.iter_mut().zip(c.iter()) {
-            *x = u16::from(n);
-        }
-        waits |= seven_pairs_wait(&table);
+        waits |= seven_pairs_wait(&wait_table(&c));
     }
     waits.count_ones() == 1
 }
@@ -959,10 +958,7 @@ fn has_single_wait(info: &Info) -> bool {
 /// 组合龙 case (whose counts may wrap) and to check the tables in tests.
 #[cfg(test)]
 pub(crate) fn single_wait_search(standing: &Counts, win: Tile, n: usize) -> bool {
-    let mut table = [0u16; Tile::COUNT];
-    for (x, &c) in table.iter_mut().zip(standing.iter()) {
-        *x = u16::from(c);
-    }
+    let mut table = wait_table(standing);
     unique_wait_in(&mut table, n, win, n == 13)
 }
 
@@ -972,11 +968,7 @@ pub(crate) fn single_wait_tables(standing: &Counts, win: Tile, n: usize) -> bool
     c[win.index()] -= 1;
     let mut waits = super::tables::regular_waits(&c);
     if n == 13 {
-        let mut table = [0u16; Tile::COUNT];
-        for (x, &k) in table.iter_mut().zip(c.iter()) {
-            *x = u16::from(k);
-        }
-        waits |= seven_pairs_wait(&table);
+        waits |= seven_pairs_wait(&wait_table(&c));
     }
     waits.count_ones() == 1
 }
