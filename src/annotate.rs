@@ -11,8 +11,8 @@ use std::path::Path;
 use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
 use image::{Rgb, RgbImage, imageops};
 
-use crate::layout::GroupKind;
 use crate::scan::ScanOutcome;
+use crate::table::layout::GroupKind;
 
 /// The CJK font built into the program, when the build found one to cut from.
 #[cfg(embedded_font)]
@@ -79,6 +79,7 @@ fn colour(kind: GroupKind) -> Rgb<u8> {
         GroupKind::ConcealedKong => Rgb([0, 200, 220]),
         GroupKind::Bonus => Rgb([190, 80, 220]),
         GroupKind::Stray => Rgb([128, 128, 128]),
+        GroupKind::Others => Rgb([100, 100, 160]),
     }
 }
 

@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::decode::{Decoded, read_and_decode};
 use crate::detection::{Detection, Face};
-use crate::layout::{GroupKind, TableReading};
 use crate::scoring::{RuleSet, Score, WinContext, score};
+use crate::table::decode::Decoded;
+use crate::table::layout::{GroupKind, TableReading};
+use crate::table::read_and_decode;
 use crate::vision::{Recognizer, VisionError, load_photo};
 use crate::{explain, json as sjson, notation};
 

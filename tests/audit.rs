@@ -653,3 +653,112 @@ fn a_folder_of_photos_is_read_photo_by_photo() {
         "{third}"
     );
 }
+
+/// Size of the whole-table picture.
+const TABLE_W: u32 = 1600;
+const TABLE_H: u32 = 1400;
+
+/// A standing tile seen from above: its top edge, the back's colour.
+fn back(w: u32, h: u32) -> RgbImage {
+    RgbImage::from_fn(w, h, |x, y| {
+        if x < 3 || y < 3 || x + 3 >= w || y + 3 >= h {
+            Rgb([220, 215, 200])
+        } else {
+            Rgb([30, 110, 70])
+        }
+    })
+}
+
+/// Tiles laid from (x, y) one after another, down the picture when `down`, else across.
+fn lay(img: &mut RgbImage, tiles: &[RgbImage], (mut x, mut y): (i64, i64), down: bool) {
+    for t in tiles {
+        imageops::replace(img, t, x, y);
+        if down {
+            y += i64::from(t.height()) + 2;
+        } else {
+            x += i64::from(t.width()) + 2;
+        }
+    }
+}
+
+/// The whole table from above: the winner's hand laid down at the bottom (the winning tile set
+/// apart) with 12 discards in front of it; across, left and right, each player's standing hand
+/// (backs) and discards, every tile facing its player.
+fn whole_table(crops: &HashMap<String, RgbImage>) -> RgbImage {
+    let mut img = RgbImage::from_pixel(TABLE_W, TABLE_H, Rgb([24, 70, 40]));
+    let pick = |hand: &str, turn: fn(&RgbImage) -> RgbImage| -> Vec<RgbImage> {
+        faces(hand).iter().map(|f| turn(&crops[f])).collect()
+    };
+    let same = |c: &RgbImage| c.clone();
+    let hand = pick("123m456p789s11sEE", same);
+    lay(&mut img, &hand, (290, 1260), false);
+    lay(
+        &mut img,
+        &pick("E", same),
+        (290 + 13 * 72 + 40, 1260),
+        false,
+    );
+    lay(&mut img, &pick("9s8s7s1m2m6p", same), (590, 930), false);
+    lay(&mut img, &pick("5p4p3m1s9s2m", same), (590, 1035), false);
+    // Across: upside down.
+    lay(&mut img, &vec![back(70, 40); 13], (400, 40), false);
+    lay(
+        &mut img,
+        &pick("4p5p6p7s8sE", imageops::rotate180),
+        (590, 295),
+        false,
+    );
+    lay(
+        &mut img,
+        &pick("1m1m2m3m", imageops::rotate180),
+        (590, 190),
+        false,
+    );
+    // Left: tiles turned a quarter clockwise (their tops point right); right: the other way.
+    lay(&mut img, &vec![back(40, 70); 10], (40, 380), true);
+    lay(
+        &mut img,
+        &pick("9s9s6p6p4pE", imageops::rotate90),
+        (190, 420),
+        true,
+    );
+    lay(&mut img, &vec![back(40, 70); 13], (1520, 330), true);
+    lay(
+        &mut img,
+        &pick("7s7s3m5p1s", imageops::rotate270),
+        (1310, 420),
+        true,
+    );
+    img
+}
+
+/// With the whole table in view (the other players' discards and backs around the winner's
+/// hand), scan reads the winner's hand alone and says what it left out.
+#[test]
+#[cfg_attr(no_onnxruntime, ignore = "ONNX Runtime is not installed")]
+fn a_whole_table_in_view_is_read_as_the_winners_hand() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("whole-table");
+    std::fs::create_dir_all(&dir).unwrap();
+    let photo = dir.join("table.png");
+    whole_table(&crops()).save(&photo).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .args(["scan", "--format", "json"])
+        .arg(&photo)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(out.status.success(), "{v:#}");
+    assert_eq!(v["hand"], "123m456p11789sEEE", "{:#}", v["assumed"]);
+    let kinds: Vec<&str> = v["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["type"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"others"), "{kinds:?}");
+    assert!(
+        v["assumed"].to_string().contains("whole table is in view"),
+        "{:#}",
+        v["assumed"]
+    );
+}

@@ -15,11 +15,12 @@ use std::path::PathBuf;
 
 use common::canonical;
 use serde_json::Value;
-use suanfan::decode::{decode, read_and_decode};
 use suanfan::json::detections_from_json;
-use suanfan::layout::{self, GroupKind};
 use suanfan::notation;
 use suanfan::scoring::RuleSet;
+use suanfan::table::decode::decode;
+use suanfan::table::layout::{self, GroupKind};
+use suanfan::table::read_and_decode;
 
 fn fixtures() -> Vec<(String, Value)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");

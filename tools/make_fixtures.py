@@ -286,7 +286,87 @@ def main():
     t.run("6s")
     write("claimed_tiles_flush", "four melds in front, claimed tiles at the ends and in the middle, laid flush with the row's base line", t.dets,
           {"hand": "[WWW,3][789p,2][333m,3][456s,2]55s", "groups": ["hand", "pung", "chow", "pung", "chow", "winning"]})
+    # 16, 17. The whole table in view: the winner's hand among the other players' melds,
+    # discards and standing hands (backs), every player's tiles facing them.
+    whole_table()
     print(f"wrote {len(list(OUT.glob('*.json')))} fixtures to {OUT}")
+
+
+def quarter_turn(dets, turns, cx=800.0, cy=800.0):
+    """Detections turned clockwise by quarter turns about (cx, cy): the bottom player's tiles
+    become the left player's after one turn, the top player's after two."""
+    o_next = {"up": "right", "right": "down", "down": "left", "left": "up"}
+    out = []
+    for d in dets:
+        c, o = d["corners"], d["orientation"]
+        for _ in range(turns % 4):
+            c = [[cx - (y - cy), cy + (x - cx)] for x, y in c]
+            o = o_next[o]
+        out.append({**d, "corners": c, "orientation": o})
+    return out
+
+
+def discards(t, faces, x=560.0, y=1000.0):
+    """Discards in rows of six in front of the player."""
+    for k, face in enumerate(tiles(faces)):
+        if k % 6 == 0:
+            t.x, t.y = x, y + (k // 6) * (H + 6)
+        t.tile(face)
+
+
+def winner_table(thrown):
+    """The winner (bottom): a claimed chow, the hand, the winning tile apart, discards."""
+    win = Table(origin=(330.0, 1400.0))
+    win.tile("1m", sideways=True)
+    win.run("23m")
+    win.space()
+    win.run("456p789s11sEE")
+    win.space()
+    win.tile("E")
+    discards(win, thrown)
+    return win.dets
+
+
+def whole_table():
+    # Across (top): 13 standing tiles seen from above (backs), 15 discards.
+    across = Table(origin=(400.0, 1400.0))
+    across.run("1111111111111", down=True)
+    discards(across, "9p8m7pFF2m5s6s4m4m3sNN1p2p")
+    # Left: a pung from across laid right of 10 standing tiles, 9 discards.
+    left = Table(origin=(330.0, 1400.0))
+    left.run("1111111111", down=True)
+    left.space()
+    left.tile("6p")
+    left.tile("6p", sideways=True)
+    left.tile("6p")
+    discards(left, "7m8m9sSWP3p5p9s")
+    # Right: 13 standing tiles, 8 discards.
+    right = Table(origin=(400.0, 1400.0))
+    right.run("1111111111111", down=True)
+    discards(right, "2s3s7s8pP4p6s7m")
+    dets = winner_table("9m1p2s3pNC5m6m8s4sWS") + quarter_turn(across.dets, 2) + quarter_turn(left.dets, 1) + quarter_turn(right.dets, 3)
+    write("whole_table", "the whole table from above: the winner at the bottom among three players' discards, melds and backs", dets,
+          {"hand": "[123m,1]456p789s11sEEE", "groups": ["hand", "chow", "winning", "others"], "assumed_contains": "whole table"})
+    # The same table with the winner's 5p read confidently as 9m: no side makes a winning hand.
+    misread = [dict(d) for d in dets]
+    misread[4] = {**misread[4], "probs": {"9m": 0.99}}
+    write("whole_table_no_win", "the whole table, the winner's 5p read 9m (99%): no player's rows make a winning hand", misread,
+          {"hand": None, "issue_contains": "more than one player's tiles are in view"})
+    # The winner at the right of the picture, with 6 discards; the player across from them,
+    # now at the left, has two pungs and 20 discards: more tiles face them than the winner.
+    busy = Table(origin=(300.0, 1400.0))
+    busy.run("1111111", down=True)
+    busy.space()
+    busy.run("F")
+    busy.tile("F", sideways=True)
+    busy.run("F")
+    busy.space()
+    busy.tile("N", sideways=True)
+    busy.run("NN")
+    discards(busy, "9p8m7p2m5s6s4m4m3s1p2p3p4p5p7s9s8m2s3s4s")
+    dets = quarter_turn(winner_table("9m1p2s3pNC"), 3) + quarter_turn(busy.dets, 1) + left.dets + quarter_turn(right.dets, 2)
+    write("whole_table_turned", "the whole table turned: the winner at the right of the picture; more tiles face the player across", dets,
+          {"hand": "[123m,1]456p789s11sEEE", "groups": ["hand", "chow", "winning", "others"], "assumed_contains": "whole table"})
 
 
 if __name__ == "__main__":

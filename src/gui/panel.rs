@@ -6,9 +6,9 @@ use eframe::egui::{self, Color32, RichText};
 
 use crate::detection::{CLASS_COUNT, Detection, Face};
 use crate::explain::Lang;
-use crate::layout::GroupKind;
 use crate::scan::{Given, ScanOutcome, finish};
 use crate::scoring::{Preset, RuleSet, WinContext};
+use crate::table::layout::GroupKind;
 use crate::tile::Wind;
 
 use super::calculator::Calculator;
@@ -70,6 +70,7 @@ fn group_colour(kind: GroupKind) -> Color32 {
         GroupKind::ConcealedKong => Color32::from_rgb(0, 170, 190),
         GroupKind::Bonus => Color32::from_rgb(170, 70, 200),
         GroupKind::Stray => Color32::GRAY,
+        GroupKind::Others => Color32::from_rgb(100, 100, 160),
     }
 }
 

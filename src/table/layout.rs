@@ -37,6 +37,9 @@ pub enum GroupKind {
     Bonus,
     /// Tiles that fit nowhere (reported, not scored).
     Stray,
+    /// With the whole table in view: the other players' tiles (their melds, discards and
+    /// standing hands), not scored.
+    Others,
 }
 
 impl GroupKind {
@@ -50,6 +53,7 @@ impl GroupKind {
             GroupKind::ConcealedKong => "concealed_kong",
             GroupKind::Bonus => "bonus",
             GroupKind::Stray => "stray",
+            GroupKind::Others => "others",
         }
     }
     pub fn is_meld(self) -> bool {
@@ -94,12 +98,12 @@ impl TableReading {
 /// A tile in table coordinates: x along the rows (left to right as the player sees them),
 /// y across them (away from the player is smaller).
 #[derive(Clone, Copy, Debug)]
-struct Placed {
-    idx: usize,
-    x0: f32,
-    x1: f32,
-    y: f32,
-    sideways: bool,
+pub(super) struct Placed {
+    pub(super) idx: usize,
+    pub(super) x0: f32,
+    pub(super) x1: f32,
+    pub(super) y: f32,
+    pub(super) sideways: bool,
 }
 
 fn median(mut v: Vec<f32>) -> f32 {
@@ -110,7 +114,7 @@ fn median(mut v: Vec<f32>) -> f32 {
     v[v.len() / 2]
 }
 
-fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
+pub(super) fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
@@ -119,12 +123,19 @@ const MIN_P_BONUS_ASIDE: f32 = 0.05;
 
 /// Reads the layout of a table from its detections.
 pub fn read(dets: &[Detection]) -> TableReading {
+    let all: Vec<usize> = (0..dets.len()).collect();
+    read_among(dets, &all)
+}
+
+/// Reads the layout of some of the detections (indices into `dets`), as if the others were
+/// not there: one player's tiles when the whole table is in view.
+pub fn read_among(dets: &[Detection], among: &[usize]) -> TableReading {
     let mut out = TableReading::default();
-    if dets.is_empty() {
+    if among.is_empty() {
         out.issues.push("no tiles found in the picture".to_string());
         return out;
     }
-    let (bonus, rest) = split_bonus(dets, &mut out);
+    let (bonus, rest) = split_bonus(dets, among, &mut out);
     let up = player_up(dets, &rest, &mut out);
     let (w, h) = tile_size(dets, &rest);
     let angle = row_angle(dets, &rest, up, w);
@@ -142,12 +153,15 @@ pub fn read(dets: &[Detection]) -> TableReading {
 }
 
 /// Bonus tiles lie aside: they are taken out first (`bonus`, `rest`).
-fn split_bonus(dets: &[Detection], out: &mut TableReading) -> (Vec<usize>, Vec<usize>) {
+fn split_bonus(
+    dets: &[Detection],
+    among: &[usize],
+    out: &mut TableReading,
+) -> (Vec<usize>, Vec<usize>) {
     let mut bonus = Vec::new();
     let mut rest = Vec::new();
-    for (i, d) in dets.iter().enumerate() {
-        let top_bonus = matches!(d.top(), Some((Face::Bonus(_), _)));
-        if !d.face_down && (top_bonus || d.p_bonus() >= 0.5) {
+    for &i in among {
+        if is_bonus(&dets[i]) {
             bonus.push(i);
         } else {
             rest.push(i);
@@ -187,8 +201,14 @@ fn split_bonus(dets: &[Detection], out: &mut TableReading) -> (Vec<usize>, Vec<u
     (bonus, rest)
 }
 
+/// A face-up tile read as a flower or season (its top face, or half its probability).
+pub(super) fn is_bonus(d: &Detection) -> bool {
+    let top_bonus = matches!(d.top(), Some((Face::Bonus(_), _)));
+    !d.face_down && (top_bonus || d.p_bonus() >= 0.5)
+}
+
 /// Quarter turns clockwise from upright in the image.
-fn quarter(o: Orientation) -> u8 {
+pub(super) fn quarter(o: Orientation) -> u8 {
     match o {
         Orientation::Up => 0,
         Orientation::Right => 1,
@@ -198,7 +218,7 @@ fn quarter(o: Orientation) -> u8 {
 }
 
 /// Quarter turns of a tile from the player's "up".
-fn relative(o: Orientation, up: u8) -> u8 {
+pub(super) fn relative(o: Orientation, up: u8) -> u8 {
     (quarter(o) + 4 - up) % 4
 }
 
@@ -227,7 +247,7 @@ fn player_up(dets: &[Detection], rest: &[usize], out: &mut TableReading) -> u8 {
 
 /// Tile size: the median short side of the tiles (their width along the row when upright)
 /// and the median long side.
-fn tile_size(dets: &[Detection], rest: &[usize]) -> (f32, f32) {
+pub(super) fn tile_size(dets: &[Detection], rest: &[usize]) -> (f32, f32) {
     let sides = |pick: fn(f32, f32) -> f32| -> Vec<f32> {
         rest.iter()
             .map(|&i| {
@@ -244,7 +264,7 @@ fn tile_size(dets: &[Detection], rest: &[usize]) -> (f32, f32) {
 /// Row direction: the top edges (corner 0 to 1) of the tiles that stand upright for the
 /// player, refined by where neighbouring tiles sit: boxes may be axis-aligned, so a row
 /// photographed at a slant shows its slant only in the line its tiles' centres follow.
-fn row_angle(dets: &[Detection], rest: &[usize], up: u8, w: f32) -> f32 {
+pub(super) fn row_angle(dets: &[Detection], rest: &[usize], up: u8, w: f32) -> f32 {
     let angles: Vec<f32> = rest
         .iter()
         .filter(|&&i| relative(dets[i].orientation, up) == 0)
@@ -297,7 +317,7 @@ fn row_angle(dets: &[Detection], rest: &[usize], up: u8, w: f32) -> f32 {
 }
 
 /// The tiles in table coordinates, the rows turned to lie along x.
-fn place(dets: &[Detection], rest: &[usize], up: u8, angle: f32) -> Vec<Placed> {
+pub(super) fn place(dets: &[Detection], rest: &[usize], up: u8, angle: f32) -> Vec<Placed> {
     let (c, s) = (angle.cos(), angle.sin());
     let to_table = |p: [f32; 2]| [p[0] * c + p[1] * s, -p[0] * s + p[1] * c];
     rest.iter()
@@ -319,7 +339,7 @@ fn place(dets: &[Detection], rest: &[usize], up: u8, angle: f32) -> Vec<Placed> 
 }
 
 /// Rows: tiles whose centres lie within half a tile height of each other.
-fn rows_of(mut placed: Vec<Placed>, h: f32) -> Vec<Vec<Placed>> {
+pub(super) fn rows_of(mut placed: Vec<Placed>, h: f32) -> Vec<Vec<Placed>> {
     placed.sort_by(|a, b| a.y.total_cmp(&b.y));
     let mut rows: Vec<Vec<Placed>> = Vec::new();
     for p in placed {
@@ -596,7 +616,7 @@ fn split_row(row: &[Placed], w: f32) -> Vec<(usize, usize)> {
     out
 }
 
-fn centre(k: &[[f32; 2]; 4]) -> [f32; 2] {
+pub(super) fn centre(k: &[[f32; 2]; 4]) -> [f32; 2] {
     [
         k.iter().map(|p| p[0]).sum::<f32>() / 4.0,
         k.iter().map(|p| p[1]).sum::<f32>() / 4.0,

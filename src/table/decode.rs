@@ -10,8 +10,8 @@
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
 
+use super::layout::{GroupKind, TableReading};
 use crate::detection::{Detection, Face};
-use crate::layout::{GroupKind, TableReading};
 use crate::notation;
 use crate::scoring::{Hand, Meld, RuleSet, WinContext, best_reading};
 use crate::tile::Tile;
@@ -414,55 +414,3 @@ fn canonical(h: &Hand) -> String {
     m.sort();
     format!("{}{}{}", m.concat(), notation::format_tiles(&c), h.win_tile)
 }
-
-/// At most this many tiles read as flowers or seasons are tried as playing tiles.
-const BONUS_RETRIES: usize = 4;
-
-/// Layout and decoding. When no valid hand comes out and a tile set aside as a flower or
-/// season could be a playing tile (the model gives some playing face at least 1%), the
-/// reading is tried again with that tile in play: a 1s bird or an unusual painted tile read
-/// as a flower otherwise leaves the hand a tile short. The first tile that completes a valid
-/// hand is taken, and a note says so.
-pub fn read_and_decode(
-    detections: &[Detection],
-    rules: &RuleSet,
-) -> (TableReading, Decoded, Option<String>) {
-    let reading = crate::layout::read(detections);
-    let decoded = decode(detections, &reading, rules);
-    if decoded.hand.is_some() {
-        return (reading, decoded, None);
-    }
-    let mut aside: Vec<usize> = reading
-        .of_kind(|k| k == GroupKind::Bonus)
-        .flat_map(|g| g.tiles.iter().copied())
-        .filter(|&i| {
-            detections[i]
-                .probs
-                .iter()
-                .take(34)
-                .any(|&p| p >= MIN_PLAYING)
-        })
-        .collect();
-    aside.sort_by(|&a, &b| detections[a].p_bonus().total_cmp(&detections[b].p_bonus()));
-    for &i in aside.iter().take(BONUS_RETRIES) {
-        let mut trial = detections.to_vec();
-        let d = &mut trial[i];
-        let playing: f32 = d.probs.iter().take(34).sum();
-        for (k, p) in d.probs.iter_mut().enumerate() {
-            *p = if k < 34 { *p / playing } else { 0.0 };
-        }
-        let r = crate::layout::read(&trial);
-        let dec = decode(&trial, &r, rules);
-        if dec.hand.is_some() {
-            let note = format!(
-                "tile {i}, read as a flower or season ({:.0}%), taken as a playing tile: only so is the hand complete",
-                100.0 * detections[i].p_bonus()
-            );
-            return (r, dec, Some(note));
-        }
-    }
-    (reading, decoded, None)
-}
-
-/// A tile set aside as a bonus tile is tried in play only if some playing face has this much.
-const MIN_PLAYING: f32 = 0.01;

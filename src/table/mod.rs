@@ -1,0 +1,89 @@
+//! From the tiles found in a picture to a hand: `layout` reads how they lie (rows, melds and
+//! who gave them, kongs, bonus tiles, the winning tile), `decode` finds the most probable valid
+//! hand, and `players` finds the winner's tiles when the whole table is in view.
+//! `read_and_decode` chains them.
+
+pub mod decode;
+pub mod layout;
+mod players;
+
+use crate::detection::Detection;
+use crate::scoring::RuleSet;
+use decode::{Decoded, decode};
+use layout::{GroupKind, TableReading};
+
+/// Layout and decoding. When no valid hand comes out, two more readings are tried, in turn:
+/// a tile set aside as a flower or season taken as a playing tile (`with_bonus_in_play`), then,
+/// when the picture holds more than one player's tiles, the winner's tiles read alone
+/// (`players::winner`). The third item is a note on the first of those, when it was taken.
+pub fn read_and_decode(
+    detections: &[Detection],
+    rules: &RuleSet,
+) -> (TableReading, Decoded, Option<String>) {
+    let reading = layout::read(detections);
+    let decoded = decode(detections, &reading, rules);
+    if decoded.hand.is_some() {
+        return (reading, decoded, None);
+    }
+    if let Some(found) = with_bonus_in_play(detections, &reading, rules) {
+        return found;
+    }
+    if let Some((r, d)) = players::winner(detections, rules) {
+        return (r, d, None);
+    }
+    let mut decoded = decoded;
+    if players::several_players(detections) {
+        decoded.issues.push(
+            "more than one player's tiles are in view, and no player's nearest rows make a winning hand"
+                .to_string(),
+        );
+    }
+    (reading, decoded, None)
+}
+
+/// At most this many tiles read as flowers or seasons are tried as playing tiles.
+const BONUS_RETRIES: usize = 4;
+
+/// A tile set aside as a bonus tile is tried in play only if some playing face has this much.
+const MIN_PLAYING: f32 = 0.01;
+
+/// A tile set aside as a flower or season that could be a playing tile (the model gives some
+/// playing face at least 1%) tried in play: a 1s bird or an unusual painted tile read as a
+/// flower otherwise leaves the hand a tile short. The first tile that completes a valid hand is
+/// taken, and the note says so.
+fn with_bonus_in_play(
+    detections: &[Detection],
+    reading: &TableReading,
+    rules: &RuleSet,
+) -> Option<(TableReading, Decoded, Option<String>)> {
+    let mut aside: Vec<usize> = reading
+        .of_kind(|k| k == GroupKind::Bonus)
+        .flat_map(|g| g.tiles.iter().copied())
+        .filter(|&i| {
+            detections[i]
+                .probs
+                .iter()
+                .take(34)
+                .any(|&p| p >= MIN_PLAYING)
+        })
+        .collect();
+    aside.sort_by(|&a, &b| detections[a].p_bonus().total_cmp(&detections[b].p_bonus()));
+    for &i in aside.iter().take(BONUS_RETRIES) {
+        let mut trial = detections.to_vec();
+        let d = &mut trial[i];
+        let playing: f32 = d.probs.iter().take(34).sum();
+        for (k, p) in d.probs.iter_mut().enumerate() {
+            *p = if k < 34 { *p / playing } else { 0.0 };
+        }
+        let r = layout::read(&trial);
+        let dec = decode(&trial, &r, rules);
+        if dec.hand.is_some() {
+            let note = format!(
+                "tile {i}, read as a flower or season ({:.0}%), taken as a playing tile: only so is the hand complete",
+                100.0 * detections[i].p_bonus()
+            );
+            return Some((r, dec, Some(note)));
+        }
+    }
+    None
+}
