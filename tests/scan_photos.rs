@@ -310,3 +310,52 @@ fn a_picture_stretched_eight_times_is_read_as_the_hand() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+fn a_tile_photographed_so_close_that_its_edges_are_cut_is_read() {
+    // One tile of the sample photo cut a little inside its edges and blown up to a phone
+    // photo's size. The finder alone finds nothing in the 4p and 1s pictures and backs in the
+    // 7s and 8s (measured before the picture was also read whole); read whole, each is its
+    // tile and nothing else.
+    if !runtime() {
+        return;
+    }
+    let sample = repo().join("datasets/samples/hand-concealed.jpg");
+    let img = image::open(&sample).unwrap().to_rgb8();
+    let dir = std::env::temp_dir().join(format!("suanfan-closeup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The tile's box in the sample photo, and the share of its sides cut away on each side.
+    let tiles = [
+        ("4p", [325, 214, 392, 304], 8),
+        ("5p", [389, 211, 452, 300], 8),
+        ("7s", [518, 207, 581, 298], 2),
+        ("8s", [582, 204, 647, 295], 2),
+        ("1s", [710, 202, 775, 292], 2),
+    ];
+    let mut wrong = Vec::new();
+    for (face, [x0, y0, x1, y1], cut) in tiles {
+        let (mx, my) = ((x1 - x0) * cut / 100, (y1 - y0) * cut / 100);
+        let (w, h) = (x1 - x0 - 2 * mx, y1 - y0 - 2 * my);
+        let crop = image::imageops::crop_imm(&img, x0 + mx, y0 + my, w, h).to_image();
+        let big = image::imageops::resize(&crop, 1200, 1600, image::imageops::FilterType::Triangle);
+        let path = dir.join(format!("{face}.jpg"));
+        big.save(&path).unwrap();
+        let out = scan(&[path.to_str().unwrap(), "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let read: Vec<&str> = v["tiles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["tile"].as_str().unwrap_or("?"))
+            .collect();
+        if read != [face] {
+            wrong.push(format!("{face}: read {read:?}"));
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(wrong.is_empty(), "{wrong:?}");
+}

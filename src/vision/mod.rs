@@ -30,6 +30,7 @@ mod photo;
 mod runtime;
 mod scale;
 mod stretch;
+mod whole;
 
 use geometry::{Rect, covered, iou, orientations, sample_face};
 pub use photo::{Photo, load_image, load_photo};

@@ -37,12 +37,31 @@ fn confident(found: &[Detection]) -> usize {
 impl Recognizer {
     /// Finds and reads every tile of a photo, undoing a stretch of the picture when it gives
     /// almost nothing as it is. See [`Recognizer::detect_frame`] for video frames.
+    /// Last, a picture still without a confident tile is read as one tile filling it
+    /// (`whole.rs`).
     pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
         let (found, mut t) = self.detect_frame(img)?;
-        let mut best_count = confident(&found);
-        if best_count > 0 {
+        if confident(&found) > 0 {
             return Ok((found, t));
         }
+        let found = self.unstretch(img, found, &mut t)?;
+        if confident(&found) > 0 {
+            return Ok((found, t));
+        }
+        match self.one_tile_filling(img, &found, &mut t)? {
+            Some(one) => Ok((one, t)),
+            None => Ok((found, t)),
+        }
+    }
+
+    /// The squeeze with the most confident tiles, if it gives enough; else `found`.
+    fn unstretch(
+        &mut self,
+        img: &RgbImage,
+        found: Vec<Detection>,
+        t: &mut Timings,
+    ) -> Result<Vec<Detection>, VisionError> {
+        let mut best_count = 0;
         let mut best = found;
         let (w, h) = img.dimensions();
         for (sx, sy) in SQUEEZES {
@@ -68,7 +87,7 @@ impl Recognizer {
                 t.rejected = tm.rejected;
             }
         }
-        Ok((best, t))
+        Ok(best)
     }
 }
 
