@@ -306,6 +306,15 @@ def quarter_turn(dets, turns, cx=800.0, cy=800.0):
     return out
 
 
+def perspective(dets, a=0.8, size=1600.0):
+    """Detections as a camera low at the bottom side sees them: a point's distance from the
+    bottom edge and from the middle shrink by 1 + a * (its distance from the bottom) / size."""
+    def see(x, y):
+        d = 1.0 + a * (size - y) / size
+        return [size / 2 + (x - size / 2) / d, size - (size - y) / d]
+    return [{**d, "corners": [see(x, y) for x, y in d["corners"]]} for d in dets]
+
+
 def discards(t, faces, x=560.0, y=1000.0):
     """Discards in rows of six in front of the player."""
     for k, face in enumerate(tiles(faces)):
@@ -352,6 +361,13 @@ def whole_table():
     misread[4] = {**misread[4], "probs": {"9m": 0.99}}
     write("whole_table_no_win", "the whole table, the winner's 5p read 9m (99%): no player's rows make a winning hand", misread,
           {"hand": None, "issue_contains": "more than one player's tiles are in view"})
+    # The same table seen by a camera low at the bottom side: the far side shrinks (a
+    # homography, far edge 1/1.8 of the near edge), with the winner near and far.
+    write("whole_table_perspective", "the whole table seen from a camera low at the bottom side, the winner near it", perspective(dets),
+          {"hand": "[123m,1]456p789s11sEEE", "groups": ["hand", "chow", "winning", "others"], "assumed_contains": "whole table"})
+    far = quarter_turn(dets, 2)
+    write("whole_table_perspective_far", "the whole table seen from a camera low at one side, the winner across from it (small, upside down)", perspective(far),
+          {"hand": "[123m,1]456p789s11sEEE", "groups": ["hand", "chow", "winning", "others"], "assumed_contains": "whole table"})
     # The winner at the right of the picture, with 6 discards; the player across from them,
     # now at the left, has two pungs and 20 discards: more tiles face them than the winner.
     busy = Table(origin=(300.0, 1400.0))
