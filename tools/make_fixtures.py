@@ -315,7 +315,7 @@ def perspective(dets, a=0.8, size=1600.0):
     return [{**d, "corners": [see(x, y) for x, y in d["corners"]]} for d in dets]
 
 
-def discards(t, faces, x=560.0, y=1000.0):
+def discards(t, faces, x=614.0, y=1020.0):
     """Discards in rows of six in front of the player."""
     for k, face in enumerate(tiles(faces)):
         if k % 6 == 0:
@@ -323,9 +323,9 @@ def discards(t, faces, x=560.0, y=1000.0):
         t.tile(face)
 
 
-def winner_table(thrown):
+def winner_table(thrown, x=330.0):
     """The winner (bottom): a claimed chow, the hand, the winning tile apart, discards."""
-    win = Table(origin=(330.0, 1400.0))
+    win = Table(origin=(x, 1400.0))
     win.tile("1m", sideways=True)
     win.run("23m")
     win.space()
@@ -339,11 +339,11 @@ def winner_table(thrown):
 def whole_table():
     # Across (top): 13 standing tiles seen from above (backs), 15 discards.
     across = Table(origin=(400.0, 1400.0))
-    across.run("1111111111111", down=True)
+    across.run("1111111111111m", down=True)
     discards(across, "9p8m7pFF2m5s6s4m4m3sNN1p2p")
     # Left: a pung from across laid right of 10 standing tiles, 9 discards.
     left = Table(origin=(330.0, 1400.0))
-    left.run("1111111111", down=True)
+    left.run("1111111111m", down=True)
     left.space()
     left.tile("6p")
     left.tile("6p", sideways=True)
@@ -351,7 +351,7 @@ def whole_table():
     discards(left, "7m8m9sSWP3p5p9s")
     # Right: 13 standing tiles, 8 discards.
     right = Table(origin=(400.0, 1400.0))
-    right.run("1111111111111", down=True)
+    right.run("1111111111111m", down=True)
     discards(right, "2s3s7s8pP4p6s7m")
     dets = winner_table("9m1p2s3pNC5m6m8s4sWS") + quarter_turn(across.dets, 2) + quarter_turn(left.dets, 1) + quarter_turn(right.dets, 3)
     write("whole_table", "the whole table from above: the winner at the bottom among three players' discards, melds and backs", dets,
@@ -368,10 +368,33 @@ def whole_table():
     far = quarter_turn(dets, 2)
     write("whole_table_perspective_far", "the whole table seen from a camera low at one side, the winner across from it (small, upside down)", perspective(far),
           {"hand": "[123m,1]456p789s11sEEE", "groups": ["hand", "chow", "winning", "others"], "assumed_contains": "whole table"})
+    # The left player's pung laid at the end of their row, by the winner's corner: its claimed
+    # tile, sideways for them, faces the winner and lies in the winner's hand row, 4 tiles
+    # along from the hand's first tile.
+    corner = Table(origin=(330.0, 1400.0))
+    corner.run("1111111111m", down=True)
+    corner.x = 1330.0
+    corner.tile("6p")
+    corner.tile("6p", sideways=True)
+    corner.tile("6p")
+    discards(corner, "7m8m9sSWP3p5p9s")
+    dets = winner_table("9m1p2s3pNC5m6m8s4sWS", x=430.0) + quarter_turn(across.dets, 2) + quarter_turn(corner.dets, 1) + quarter_turn(right.dets, 3)
+    write("whole_table_meld_at_corner", "the whole table; the left player's claimed tile lies in the winner's hand row, facing the winner, apart from the hand", dets,
+          {"hand": "[123m,1]456p789s11sEEE", "groups": ["hand", "chow", "winning", "others"], "assumed_contains": "whole table"})
+    # During play: every player's hand standing (backs nearest them); the bottom player's 14
+    # discards happen to make a winning hand, which must not be read as one.
+    player = Table(origin=(400.0, 1400.0))
+    player.run("1111111111111m", down=True)
+    discards(player, "123m456p789s11sEE")
+    player.x, player.y = 614.0 + 2 * (W + 2), 1020.0 + 2 * (H + 6)
+    player.tile("E")
+    dets = player.dets + quarter_turn(across.dets, 2) + quarter_turn(left.dets, 1) + quarter_turn(right.dets, 3)
+    write("whole_table_in_play", "the whole table during play: every hand standing (backs), the bottom player's 14 discards a winning hand by chance", dets,
+          {"hand": None, "issue_contains": "more than one player's tiles are in view"})
     # The winner at the right of the picture, with 6 discards; the player across from them,
     # now at the left, has two pungs and 20 discards: more tiles face them than the winner.
     busy = Table(origin=(300.0, 1400.0))
-    busy.run("1111111", down=True)
+    busy.run("1111111m", down=True)
     busy.space()
     busy.run("F")
     busy.tile("F", sideways=True)

@@ -27,6 +27,10 @@ const MAX_ROWS: usize = 3;
 /// tile widths) to one of the row's tiles that does: a claimed tile turned sideways, the backs of
 /// a concealed kong.
 const TOUCHING: f32 = 0.5;
+/// Tiles of one player's row lie closer than this many tile widths apart.
+const APART: f32 = 3.0;
+/// A row of this many backs nearest a player is their hand, still standing.
+const BACKS: usize = 5;
 /// A flower or season facing the winner is theirs when it lies within this many tile heights of
 /// their rows (theirs lie aside; a far one is a discard misread).
 const BONUS_REACH: f32 = 3.0;
@@ -86,6 +90,9 @@ fn candidates(dets: &[Detection], up: u8) -> Vec<Vec<usize>> {
     let mut rows = rows_of(place(dets, &all, up, angle), h);
     // Nearest the player first: the player sits where y is largest.
     rows.reverse();
+    if still_standing(dets, &rows, &faces_up) {
+        return Vec::new();
+    }
     let bonus: Vec<Placed> = rows
         .iter()
         .flatten()
@@ -116,6 +123,22 @@ fn candidates(dets: &[Detection], up: u8) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// Whether the player still stands their hand: the nearest row showing backs and none of
+/// their tiles holds `BACKS` or more face-down tiles. Their discards, in front, could
+/// otherwise be read as a hand.
+fn still_standing(
+    dets: &[Detection],
+    rows: &[Vec<Placed>],
+    faces_up: &dyn Fn(usize) -> bool,
+) -> bool {
+    rows.iter()
+        .find(|row| row.iter().any(|p| dets[p.idx].face_down || faces_up(p.idx)))
+        .is_some_and(|row| {
+            !row.iter().any(|p| faces_up(p.idx))
+                && row.iter().filter(|p| dets[p.idx].face_down).count() >= BACKS
+        })
+}
+
 /// The tiles of one row that are the player's: those facing them, and those touching them that
 /// lie sideways or face down (a claimed tile, a concealed kong's backs); a tile turned away from
 /// the player (upside down for them) is someone else's.
@@ -125,7 +148,7 @@ fn row_tiles(
     w: f32,
     faces_up: &dyn Fn(usize) -> bool,
 ) -> Vec<Placed> {
-    let mut kept: Vec<Placed> = row.iter().filter(|p| faces_up(p.idx)).copied().collect();
+    let mut kept = largest_cluster(row.iter().filter(|p| faces_up(p.idx)).copied(), w);
     let mut rest: Vec<Placed> = row
         .iter()
         .filter(|p| !faces_up(p.idx) && (dets[p.idx].face_down || p.sideways))
@@ -143,6 +166,22 @@ fn row_tiles(
         kept.extend(near);
         rest = far;
     }
+}
+
+/// The tiles of a row lying together: cut where a gap is wider than `APART` tile widths, the
+/// part with the most tiles. A tile facing the player far along their row is another
+/// player's: a claimed tile of the player beside them, laid sideways, faces them.
+fn largest_cluster(tiles: impl Iterator<Item = Placed>, w: f32) -> Vec<Placed> {
+    let mut sorted: Vec<Placed> = tiles.collect();
+    sorted.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+    let mut parts: Vec<Vec<Placed>> = Vec::new();
+    for p in sorted {
+        match parts.last_mut() {
+            Some(part) if part.last().is_some_and(|q| p.x0 - q.x1 <= APART * w) => part.push(p),
+            _ => parts.push(vec![p]),
+        }
+    }
+    parts.into_iter().max_by_key(Vec::len).unwrap_or_default()
 }
 
 /// The winner's reading with every other tile in one group of the others' tiles, and a note.
