@@ -154,7 +154,9 @@ impl Panel {
         let mut clicked = None;
         let picked = self.picked;
         ui.horizontal_wrapped(|ui| {
-            for g in &o.reading.groups {
+            // The other players' tiles (the whole table in view) are outlined on the picture,
+            // not listed with the hand.
+            for g in o.reading.of_kind(|k| k != GroupKind::Others) {
                 for &i in &g.tiles {
                     let doubtful = o.decoded.changes.iter().any(|c| c.det == i);
                     let response = match o.face_of(i) {
@@ -177,6 +179,17 @@ impl Panel {
                 ui.add_space(8.0);
             }
         });
+        let others = o
+            .reading
+            .of_kind(|k| k == GroupKind::Others)
+            .map(|g| g.tiles.len())
+            .sum::<usize>();
+        if others > 0 {
+            ui.label(match lang {
+                Lang::En => format!("{others} tiles of the other players (not scored)"),
+                Lang::Zh => format!("其他玩家的牌 {others} 张（不计分）"),
+            });
+        }
         if let Some(i) = clicked {
             self.picked = Some(i);
         }
