@@ -218,7 +218,10 @@ impl LiveApp {
             match result {
                 Ok(s) => send(Message::Note(match s.failure {
                     Some(f) => format!("the source stopped: {f}"),
-                    None => format!("the source ended after {} frames", s.frames),
+                    None => format!(
+                        "the source ended; {} of its frames were read (the window keeps only the newest frame while the models are busy)",
+                        s.frames
+                    ),
                 })),
                 Err(e) => send(Message::Note(e.to_string())),
             }
