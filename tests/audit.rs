@@ -594,8 +594,9 @@ fn glare_on_one_tile(from: &Path, to: &Path) {
 }
 
 /// A folder of photos, one or more per hand: the same hand photographed twice is one hand, a
-/// corrupt photo is counted and skipped, each row gets the hand of its photo, and a
-/// hand read with a tile under glare is unsure.
+/// corrupt photo is counted and skipped, each row gets the hand of its photo, a hand read
+/// with a tile under glare is unsure, and a hand photographed with the whole table around it
+/// (the other players' discards and standing hands) is read and agrees.
 #[test]
 #[cfg_attr(no_onnxruntime, ignore = "ONNX Runtime is not installed")]
 fn a_folder_of_photos_is_read_photo_by_photo() {
@@ -613,22 +614,35 @@ fn a_folder_of_photos_is_read_photo_by_photo() {
     }
     std::fs::write(photos.join("04.jpg"), b"\xff\xd8\xff\xe0 not a photo").unwrap();
     glare_on_one_tile(&samples.join("hand-concealed.jpg"), &photos.join("05.jpg"));
+    whole_table(&crops(), "123m456p789s789sE", "E")
+        .save(photos.join("06.png"))
+        .unwrap();
     // Hand 1: A (East) on C's discard, 14. Hand 2: B (East) on A's discard claims 8; the
     // hand with melds scores 5. Hand 3: C (East) on A's discard, 14, its 6p under glare.
+    // Hand 4: D (East) on A's discard, 12, read from a photo of the whole table.
     let sheet = format!(
-        "{HEADER}hand,result,winner,from,total,A,B,C,D\n1,win,A,C,14,38,-8,-22,-8\n2,win,B,A,8,-16,32,-8,-8\n3,win,C,A,14,-22,-8,38,-8\n"
+        "{HEADER}hand,result,winner,from,total,A,B,C,D\n1,win,A,C,14,38,-8,-22,-8\n2,win,B,A,8,-16,32,-8,-8\n3,win,C,A,14,-22,-8,38,-8\n4,win,D,A,12,-20,-8,-8,36\n"
     );
     let (out, v) = audit(&sheet, &photos, "audit-photos");
     let rec = &v["recordings"][0];
-    assert_eq!(rec["hands_found"], 3, "{rec}");
+    assert_eq!(rec["hands_found"], 4, "{rec}");
     assert_eq!(rec["bad_frames"], 1, "{rec}");
     assert_eq!(
         codes(&v),
         vec![
             vec![],
             vec!["total_differs".to_string()],
-            vec!["reading_unsure".to_string()]
+            vec!["reading_unsure".to_string()],
+            vec![]
         ]
+    );
+    assert!(
+        v["verdicts"][3]["seen"]["recording"]
+            .as_str()
+            .unwrap()
+            .ends_with("06.png"),
+        "{}",
+        v["verdicts"][3]
     );
     assert_eq!(v["unsure"], 1, "{v}");
     assert!(
@@ -681,20 +695,20 @@ fn lay(img: &mut RgbImage, tiles: &[RgbImage], (mut x, mut y): (i64, i64), down:
     }
 }
 
-/// The whole table from above: the winner's hand laid down at the bottom (the winning tile set
-/// apart) with 12 discards in front of it; across, left and right, each player's standing hand
-/// (backs) and discards, every tile facing its player.
-fn whole_table(crops: &HashMap<String, RgbImage>) -> RgbImage {
+/// The whole table from above: the winner's 13 tiles laid down at the bottom, the winning tile
+/// set apart, with 12 discards in front of them; across, left and right, each player's
+/// standing hand (backs) and discards, every tile facing its player.
+fn whole_table(crops: &HashMap<String, RgbImage>, standing: &str, winning: &str) -> RgbImage {
     let mut img = RgbImage::from_pixel(TABLE_W, TABLE_H, Rgb([24, 70, 40]));
     let pick = |hand: &str, turn: fn(&RgbImage) -> RgbImage| -> Vec<RgbImage> {
         faces(hand).iter().map(|f| turn(&crops[f])).collect()
     };
     let same = |c: &RgbImage| c.clone();
-    let hand = pick("123m456p789s11sEE", same);
+    let hand = pick(standing, same);
     lay(&mut img, &hand, (290, 1260), false);
     lay(
         &mut img,
-        &pick("E", same),
+        &pick(winning, same),
         (290 + 13 * 72 + 40, 1260),
         false,
     );
@@ -740,7 +754,9 @@ fn a_whole_table_in_view_is_read_as_the_winners_hand() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("whole-table");
     std::fs::create_dir_all(&dir).unwrap();
     let photo = dir.join("table.png");
-    whole_table(&crops()).save(&photo).unwrap();
+    whole_table(&crops(), "123m456p789s11sEE", "E")
+        .save(&photo)
+        .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_suanfan"))
         .args(["scan", "--format", "json"])
         .arg(&photo)
