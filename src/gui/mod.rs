@@ -341,9 +341,24 @@ impl LiveApp {
         } else {
             Color32::YELLOW
         };
+        // Once locked, the other players' tiles (the whole table in view) are drawn dim.
+        let others = if locked {
+            self.panel.others_bounds()
+        } else {
+            Vec::new()
+        };
         for d in &self.detections {
+            let c = d.center();
+            let other = others
+                .iter()
+                .any(|b| c[0] > b[0] && c[0] < b[2] && c[1] > b[1] && c[1] < b[3]);
+            let (width, colour) = if other {
+                (1.0, Color32::from_rgb(100, 100, 160))
+            } else {
+                (2.0, colour)
+            };
             let pts: Vec<Pos2> = d.corners.iter().map(|&c| to_screen(c)).collect();
-            painter.add(egui::Shape::closed_line(pts, Stroke::new(2.0, colour)));
+            painter.add(egui::Shape::closed_line(pts, Stroke::new(width, colour)));
         }
     }
 }

@@ -83,6 +83,20 @@ impl Panel {
         self.rescore();
     }
 
+    /// The bounds (x0, y0, x1, y1, source pixels) of the other players' tiles of the hand
+    /// shown, when the whole table was in view.
+    pub fn others_bounds(&self) -> Vec<[f32; 4]> {
+        let Some(o) = &self.outcome else {
+            return Vec::new();
+        };
+        o.reading
+            .of_kind(|k| k == GroupKind::Others)
+            .flat_map(|g| g.tiles.iter())
+            .filter_map(|&i| o.detections.get(i))
+            .map(|d| d.bounds())
+            .collect()
+    }
+
     /// The tiles with the corrections applied: a corrected tile is certain of its face.
     fn corrected(&self) -> Vec<Detection> {
         let mut d = self.detections.clone();
