@@ -26,6 +26,7 @@ use ort::value::TensorRef;
 use crate::detection::{CLASS_COUNT, Detection, Orientation};
 
 mod geometry;
+mod halves;
 mod photo;
 mod runtime;
 mod scale;

@@ -37,10 +37,11 @@ fn confident(found: &[Detection]) -> usize {
 impl Recognizer {
     /// Finds and reads every tile of a photo, undoing a stretch of the picture when it gives
     /// almost nothing as it is. See [`Recognizer::detect_frame`] for video frames.
-    /// Last, a picture still without a confident tile is read as one tile filling it
-    /// (`whole.rs`).
+    /// A tile found as two halves is joined first (`halves.rs`); last, a picture still without
+    /// a confident tile is read as one tile filling it (`whole.rs`).
     pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
         let (found, mut t) = self.detect_frame(img)?;
+        let found = self.join_halves(img, found, &mut t)?;
         if confident(&found) > 0 {
             return Ok((found, t));
         }
