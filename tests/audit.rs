@@ -704,45 +704,29 @@ fn whole_table(crops: &HashMap<String, RgbImage>, standing: &str, winning: &str)
         faces(hand).iter().map(|f| turn(&crops[f])).collect()
     };
     let same = |c: &RgbImage| c.clone();
-    let hand = pick(standing, same);
-    lay(&mut img, &hand, (290, 1260), false);
-    lay(
-        &mut img,
-        &pick(winning, same),
-        (290 + 13 * 72 + 40, 1260),
-        false,
-    );
-    lay(&mut img, &pick("9s8s7s1m2m6p", same), (590, 930), false);
-    lay(&mut img, &pick("5p4p3m1s9s2m", same), (590, 1035), false);
-    // Across: upside down.
+    // Faces, how they are turned, where the first lies, and whether they go down the picture.
+    type Tiles = (&'static str, fn(&RgbImage) -> RgbImage, (i64, i64), bool);
+    let faces_up: [Tiles; 6] = [
+        // The winner's discards.
+        ("9s8s7s1m2m6p", same, (590, 930), false),
+        ("5p4p3m1s9s2m", same, (590, 1035), false),
+        // Across: upside down.
+        ("4p5p6p7s8sE", imageops::rotate180, (590, 295), false),
+        ("1m1m2m3m", imageops::rotate180, (590, 190), false),
+        // Left: turned a quarter clockwise (their tops point right); right: the other way.
+        ("9s9s6p6p4pE", imageops::rotate90, (190, 420), true),
+        ("7s7s3m5p1s", imageops::rotate270, (1310, 420), true),
+    ];
+    lay(&mut img, &pick(standing, same), (290, 1260), false);
+    let apart = 290 + 13 * 72 + 40;
+    lay(&mut img, &pick(winning, same), (apart, 1260), false);
+    for (hand, turn, at, down) in faces_up {
+        lay(&mut img, &pick(hand, turn), at, down);
+    }
+    // The standing hands of across, left and right.
     lay(&mut img, &vec![back(70, 40); 13], (400, 40), false);
-    lay(
-        &mut img,
-        &pick("4p5p6p7s8sE", imageops::rotate180),
-        (590, 295),
-        false,
-    );
-    lay(
-        &mut img,
-        &pick("1m1m2m3m", imageops::rotate180),
-        (590, 190),
-        false,
-    );
-    // Left: tiles turned a quarter clockwise (their tops point right); right: the other way.
     lay(&mut img, &vec![back(40, 70); 10], (40, 380), true);
-    lay(
-        &mut img,
-        &pick("9s9s6p6p4pE", imageops::rotate90),
-        (190, 420),
-        true,
-    );
     lay(&mut img, &vec![back(40, 70); 13], (1520, 330), true);
-    lay(
-        &mut img,
-        &pick("7s7s3m5p1s", imageops::rotate270),
-        (1310, 420),
-        true,
-    );
     img
 }
 

@@ -336,19 +336,28 @@ def winner_table(thrown, x=330.0):
     return win.dets
 
 
+def left_player(meld_x=None):
+    """The left player: a pung from across laid right of 10 standing tiles (at meld_x, or after
+    a gap), 9 discards."""
+    left = Table(origin=(330.0, 1400.0))
+    left.run("1111111111m", down=True)
+    if meld_x is None:
+        left.space()
+    else:
+        left.x = meld_x
+    left.tile("6p")
+    left.tile("6p", sideways=True)
+    left.tile("6p")
+    discards(left, "7m8m9sSWP3p5p9s")
+    return left
+
+
 def whole_table():
     # Across (top): 13 standing tiles seen from above (backs), 15 discards.
     across = Table(origin=(400.0, 1400.0))
     across.run("1111111111111m", down=True)
     discards(across, "9p8m7pFF2m5s6s4m4m3sNN1p2p")
-    # Left: a pung from across laid right of 10 standing tiles, 9 discards.
-    left = Table(origin=(330.0, 1400.0))
-    left.run("1111111111m", down=True)
-    left.space()
-    left.tile("6p")
-    left.tile("6p", sideways=True)
-    left.tile("6p")
-    discards(left, "7m8m9sSWP3p5p9s")
+    left = left_player()
     # Right: 13 standing tiles, 8 discards.
     right = Table(origin=(400.0, 1400.0))
     right.run("1111111111111m", down=True)
@@ -371,13 +380,7 @@ def whole_table():
     # The left player's pung laid at the end of their row, by the winner's corner: its claimed
     # tile, sideways for them, faces the winner and lies in the winner's hand row, 4 tiles
     # along from the hand's first tile.
-    corner = Table(origin=(330.0, 1400.0))
-    corner.run("1111111111m", down=True)
-    corner.x = 1330.0
-    corner.tile("6p")
-    corner.tile("6p", sideways=True)
-    corner.tile("6p")
-    discards(corner, "7m8m9sSWP3p5p9s")
+    corner = left_player(meld_x=1330.0)
     dets = winner_table("9m1p2s3pNC5m6m8s4sWS", x=430.0) + quarter_turn(across.dets, 2) + quarter_turn(corner.dets, 1) + quarter_turn(right.dets, 3)
     write("whole_table_meld_at_corner", "the whole table; the left player's claimed tile lies in the winner's hand row, facing the winner, apart from the hand", dets,
           {"hand": "[123m,1]456p789s11sEEE", "groups": ["hand", "chow", "winning", "others"], "assumed_contains": "whole table"})
