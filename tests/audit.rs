@@ -27,16 +27,24 @@ const SAMPLE_FACES: [&str; 14] = [
     "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1s", "1s", "E", "E", "E",
 ];
 
+/// `suanfan scan --format json PHOTO`: whether it succeeded, and its answer.
+fn scan_json(photo: &Path) -> (bool, Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .args(["scan", "--format", "json"])
+        .arg(photo)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        serde_json::from_slice(&out.stdout).unwrap(),
+    )
+}
+
 /// One tile picture per face, cut from the sample photo where the scanner outlines its tiles
 /// (the faces come from the photo's label, by position, not from the classifier).
 fn crops() -> HashMap<String, RgbImage> {
     let photo = repo().join("datasets/samples/hand-concealed.jpg");
-    let out = Command::new(env!("CARGO_BIN_EXE_suanfan"))
-        .args(["scan", "--format", "json"])
-        .arg(&photo)
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (_, v) = scan_json(&photo);
     let mut boxes: Vec<[u32; 4]> = v["tiles"]
         .as_array()
         .unwrap()
@@ -741,13 +749,8 @@ fn a_whole_table_in_view_is_read_as_the_winners_hand() {
     whole_table(&crops(), "123m456p789s11sEE", "E")
         .save(&photo)
         .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_suanfan"))
-        .args(["scan", "--format", "json"])
-        .arg(&photo)
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(out.status.success(), "{v:#}");
+    let (ok, v) = scan_json(&photo);
+    assert!(ok, "{v:#}");
     assert_eq!(v["hand"], "123m456p11789sEEE", "{:#}", v["assumed"]);
     let kinds: Vec<&str> = v["groups"]
         .as_array()
