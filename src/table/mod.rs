@@ -28,11 +28,11 @@ pub fn read_and_decode(
     if let Some(found) = with_bonus_in_play(detections, &reading, rules) {
         return found;
     }
-    if let Some((r, d)) = players::winner(detections, rules) {
-        return (r, d, None);
-    }
     let mut decoded = decoded;
     if players::several_players(detections) {
+        if let Some((r, d)) = players::winner(detections, rules) {
+            return (r, d, None);
+        }
         decoded.issues.push(
             "more than one player's tiles are in view, and no player's nearest rows make a winning hand"
                 .to_string(),

@@ -35,13 +35,10 @@ const BACKS: usize = 5;
 /// their rows (theirs lie aside; a far one is a discard misread).
 const BONUS_REACH: f32 = 3.0;
 
-/// The winner's reading, when the picture holds more than one player's tiles and one side's
-/// nearest rows make a valid winning hand; the other tiles come back as a group of
-/// `GroupKind::Others`.
+/// The winner's reading, when one side's nearest rows make a valid winning hand (the caller
+/// checks first that the picture holds more than one player's tiles); the other tiles come
+/// back as a group of `GroupKind::Others`.
 pub(super) fn winner(dets: &[Detection], rules: &RuleSet) -> Option<(TableReading, Decoded)> {
-    if !several_players(dets) {
-        return None;
-    }
     let facing = facing_counts(dets);
     let mut sides: Vec<u8> = (0..4u8)
         .filter(|&q| facing[usize::from(q)] >= MIN_FACING)

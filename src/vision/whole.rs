@@ -6,7 +6,7 @@
 //! of it and does not call it "not a tile", is the picture's tile, and the weak tiles found
 //! inside it go.
 
-use super::{NOT_A_TILE, Recognizer, Timings, VisionError, max};
+use super::{NOT_A_TILE, Recognizer, Timings, VisionError, inside, max};
 use crate::detection::{Detection, Orientation};
 
 /// A box's reading is taken from this face probability (as sure as a confident tile).
@@ -29,22 +29,6 @@ fn centred(w: f32, h: f32, share: f32, orientation: Orientation) -> [[f32; 2]; 4
         Orientation::Down => [br, bl, tl, tr],
         Orientation::Left => [bl, tl, tr, br],
     }
-}
-
-/// Whether the centre of `d` lies inside the axis-aligned bounds of `corners`.
-fn within(d: &Detection, corners: &[[f32; 2]; 4]) -> bool {
-    let c = d.center();
-    let xs = corners.iter().map(|p| p[0]);
-    let ys = corners.iter().map(|p| p[1]);
-    let (x0, x1) = (
-        xs.clone().fold(f32::MAX, f32::min),
-        xs.fold(f32::MIN, f32::max),
-    );
-    let (y0, y1) = (
-        ys.clone().fold(f32::MAX, f32::min),
-        ys.fold(f32::MIN, f32::max),
-    );
-    c[0] > x0 && c[0] < x1 && c[1] > y0 && c[1] < y1
 }
 
 impl Recognizer {
@@ -100,7 +84,7 @@ impl Recognizer {
             tile.score = max(&tile.probs);
             let mut out: Vec<Detection> = found
                 .iter()
-                .filter(|d| !within(d, &tile.corners))
+                .filter(|d| !inside(&d.bounds(), &tile.bounds()))
                 .cloned()
                 .collect();
             out.push(tile);
@@ -127,22 +111,28 @@ mod tests {
         assert_eq!(right[1], [75.0, 150.0]);
     }
 
-    #[test]
-    fn only_tiles_centred_inside_the_box_are_replaced() {
-        let outline = centred(100.0, 100.0, 0.7, Orientation::Up);
-        let at = |x: f32, y: f32| Detection {
-            corners: [
-                [x - 5.0, y - 5.0],
-                [x + 5.0, y - 5.0],
-                [x + 5.0, y + 5.0],
-                [x - 5.0, y + 5.0],
-            ],
+    fn tile(corners: [[f32; 2]; 4]) -> Detection {
+        Detection {
+            corners,
             score: 0.5,
             face_down: false,
             orientation: Orientation::Up,
             probs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn only_tiles_centred_inside_the_box_are_replaced() {
+        let outline = tile(centred(100.0, 100.0, 0.7, Orientation::Up)).bounds();
+        let at = |x: f32, y: f32| {
+            tile([
+                [x - 5.0, y - 5.0],
+                [x + 5.0, y - 5.0],
+                [x + 5.0, y + 5.0],
+                [x - 5.0, y + 5.0],
+            ])
         };
-        assert!(within(&at(50.0, 50.0), &outline));
-        assert!(!within(&at(5.0, 50.0), &outline));
+        assert!(inside(&at(50.0, 50.0).bounds(), &outline));
+        assert!(!inside(&at(5.0, 50.0).bounds(), &outline));
     }
 }
