@@ -369,7 +369,7 @@ def whole_table():
     misread = [dict(d) for d in dets]
     misread[4] = {**misread[4], "probs": {"9m": 0.99}}
     write("whole_table_no_win", "the whole table, the winner's 5p read 9m (99%): no player's rows make a winning hand", misread,
-          {"hand": None, "issue_contains": "more than one player's tiles are in view"})
+          {"hand": None, "issue_contains": "no player's nearest rows make a winning hand"})
     # The same table seen by a camera low at the bottom side: the far side shrinks (a
     # homography, far edge 1/1.8 of the near edge), with the winner near and far.
     write("whole_table_perspective", "the whole table seen from a camera low at the bottom side, the winner near it", perspective(dets),
@@ -393,7 +393,7 @@ def whole_table():
     player.tile("E")
     dets = player.dets + quarter_turn(across.dets, 2) + quarter_turn(left.dets, 1) + quarter_turn(right.dets, 3)
     write("whole_table_in_play", "the whole table during play: every hand standing (backs), the bottom player's 14 discards a winning hand by chance", dets,
-          {"hand": None, "issue_contains": "more than one player's tiles are in view"})
+          {"hand": None, "issue_contains": "no player's nearest rows make a winning hand"})
     # The winner at the right of the picture, with 6 discards; the player across from them,
     # now at the left, has two pungs and 20 discards: more tiles face them than the winner.
     busy = Table(origin=(300.0, 1400.0))

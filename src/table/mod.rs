@@ -34,7 +34,7 @@ pub fn read_and_decode(
             return (r, d, None);
         }
         decoded.issues.push(
-            "more than one player's tiles are in view, and no player's nearest rows make a winning hand"
+            "more tiles are in view than one hand holds (or they face more than one player), and no player's nearest rows make a winning hand"
                 .to_string(),
         );
     }
