@@ -272,17 +272,26 @@ fn a_library_cut_short_gives_a_message_not_a_crash() {
     no_onnxruntime,
     ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
 )]
-fn a_picture_stretched_eight_times_is_read_as_the_hand() {
+fn pictures_stretched_eight_and_thirty_two_times_are_read_as_the_hand() {
     // Exported datasets squeeze photos into squares and blow crops up: the tiles of such a
-    // picture are many times taller than tiles are.
+    // picture are many times taller than tiles are (a row of the rf photos is blown up 16 to
+    // 30 times).
     if !runtime() {
         return;
     }
+    for factor in [8, 32] {
+        read_stretched(factor);
+    }
+}
+
+/// The sample photo made `factor` times taller is read as the sample's hand, outlined in the
+/// stretched picture's pixels.
+fn read_stretched(factor: u32) {
     let sample = repo().join("datasets/samples/hand-concealed.jpg");
     let img = image::open(&sample).unwrap().to_rgb8();
     let (w, h) = img.dimensions();
-    let tall = image::imageops::resize(&img, w, h * 8, image::imageops::FilterType::Triangle);
-    let dir = std::env::temp_dir().join(format!("suanfan-stretch-{}", std::process::id()));
+    let tall = image::imageops::resize(&img, w, h * factor, image::imageops::FilterType::Triangle);
+    let dir = std::env::temp_dir().join(format!("suanfan-stretch-{}-{factor}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("tall.png");
     tall.save(&path).unwrap();
@@ -291,11 +300,18 @@ fn a_picture_stretched_eight_times_is_read_as_the_hand() {
     let want: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(sample.with_extension("json")).unwrap())
             .unwrap();
-    let got = v["hand"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no hand read from the stretched sample: {}", v["issues"]));
-    assert_eq!(canonical(got), canonical(want["hand"].as_str().unwrap()));
-    // The outlines are in the stretched picture's pixels: tiles eight times taller.
+    let got = v["hand"].as_str().unwrap_or_else(|| {
+        panic!(
+            "no hand read from the sample stretched {factor} times: {}",
+            v["issues"]
+        )
+    });
+    assert_eq!(
+        canonical(got),
+        canonical(want["hand"].as_str().unwrap()),
+        "stretched {factor} times"
+    );
+    // The outlines are in the stretched picture's pixels: tiles `factor` times taller.
     let ys: Vec<f64> = v["tiles"][0]["corners"]
         .as_array()
         .unwrap()
@@ -305,8 +321,8 @@ fn a_picture_stretched_eight_times_is_read_as_the_hand() {
     let tall_side =
         ys.iter().cloned().fold(f64::MIN, f64::max) - ys.iter().cloned().fold(f64::MAX, f64::min);
     assert!(
-        tall_side > f64::from(h) * 0.3,
-        "tile {tall_side} px tall in a {h}×8 picture"
+        tall_side > f64::from(h) * 0.3 * factor as f64 / 8.0,
+        "tile {tall_side} px tall in a {h}×{factor} picture"
     );
     std::fs::remove_dir_all(&dir).ok();
 }
