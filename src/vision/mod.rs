@@ -25,6 +25,7 @@ use ort::value::TensorRef;
 
 use crate::detection::{CLASS_COUNT, Detection, Orientation};
 
+mod edges;
 mod geometry;
 mod halves;
 mod photo;

@@ -13,6 +13,7 @@
 
 use image::{RgbImage, imageops};
 
+use super::edges::drop_cut_neighbours;
 use super::{Recognizer, Timings, VisionError, max};
 use crate::detection::Detection;
 
@@ -54,18 +55,28 @@ impl Recognizer {
     /// a confident tile is read as one tile filling it (`whole.rs`).
     pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
         let (found, mut t) = self.detect_frame(img)?;
-        let found = self.join_halves(img, found, &mut t)?;
+        let found = self.read_hard_pictures(img, found, &mut t)?;
+        let (w, h) = (img.width() as f32, img.height() as f32);
+        Ok((drop_cut_neighbours(w, h, found), t))
+    }
+
+    /// The halves of a tile joined; then, while no tile is confident, the picture unstretched
+    /// and last read as one tile filling it.
+    fn read_hard_pictures(
+        &mut self,
+        img: &RgbImage,
+        found: Vec<Detection>,
+        t: &mut Timings,
+    ) -> Result<Vec<Detection>, VisionError> {
+        let found = self.join_halves(img, found, t)?;
         if confident(&found) > 0 {
-            return Ok((found, t));
+            return Ok(found);
         }
-        let found = self.unstretch(img, found, &mut t)?;
+        let found = self.unstretch(img, found, t)?;
         if confident(&found) > 0 {
-            return Ok((found, t));
+            return Ok(found);
         }
-        match self.one_tile_filling(img, &found, &mut t)? {
-            Some(one) => Ok((one, t)),
-            None => Ok((found, t)),
-        }
+        Ok(self.one_tile_filling(img, &found, t)?.unwrap_or(found))
     }
 
     /// The squeeze with the most confident tiles, if it gives enough; else `found`.

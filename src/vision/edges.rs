@@ -1,0 +1,108 @@
+//! Neighbours cut by the frame of a close-up. When a photo is taken close to a tile or two,
+//! the tiles beside them are cut by the picture's edge; the finder still finds the part in
+//! view and the classifier reads it weakly, as whatever a few pips resemble. In a close-up
+//! (a sure tile at least a quarter of the picture's short side) a weakly read tile touching
+//! the picture's edge is such a cut neighbour and is dropped, and so is a weakly read tile
+//! under half the size of the sure one: a pip or a character of a neighbour. In a photo of small tiles the
+//! rule never applies: a weak tile at the edge of a photo of a whole hand may be a real one.
+
+use super::{UNSURE, max};
+use crate::detection::Detection;
+
+/// A sure tile at least this share of the picture's short side makes the picture a close-up.
+const CLOSE_UP: f32 = 0.25;
+/// A face read at least this sure makes the tile sure.
+const SURE: f32 = 0.8;
+/// A tile whose outline comes this close to the picture's edge (a share of its short side)
+/// touches it.
+const EDGE: f32 = 0.01;
+/// A tile of a close-up this much smaller than its biggest sure tile (shorter sides compared)
+/// is a part of a tile: a pip or a character of a neighbour, found as a tile.
+const PART: f32 = 0.5;
+
+/// The tiles of a `w` × `h` picture without the weak ones cut by its edge, when it is a
+/// close-up.
+pub(super) fn drop_cut_neighbours(w: f32, h: f32, found: Vec<Detection>) -> Vec<Detection> {
+    let short = w.min(h);
+    let Some(biggest) = found
+        .iter()
+        .filter(|d| !d.face_down && max(&d.probs) >= SURE)
+        .map(short_side)
+        .max_by(f32::total_cmp)
+    else {
+        return found;
+    };
+    if biggest < CLOSE_UP * short {
+        return found;
+    }
+    let margin = EDGE * short;
+    found
+        .into_iter()
+        .filter(|d| {
+            let b = d.bounds();
+            let touches =
+                b[0] <= margin || b[1] <= margin || b[2] >= w - margin || b[3] >= h - margin;
+            let a_part = short_side(d) < PART * biggest;
+            d.face_down || max(&d.probs) >= UNSURE || !(touches || a_part)
+        })
+        .collect()
+}
+
+/// The shorter side of a tile's outline (not of its upright box, which a turned tile
+/// fills only in part).
+fn short_side(d: &Detection) -> f32 {
+    let [a, b, _, c] = d.corners;
+    (b[0] - a[0])
+        .hypot(b[1] - a[1])
+        .min((c[0] - a[0]).hypot(c[1] - a[1]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detection::Orientation;
+
+    fn tile(b: [f32; 4], p: f32) -> Detection {
+        let mut probs = vec![0.0; 42];
+        probs[5] = p;
+        Detection {
+            corners: [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]],
+            score: 0.9,
+            face_down: false,
+            orientation: Orientation::Up,
+            probs,
+        }
+    }
+
+    #[test]
+    fn a_weak_tile_at_the_edge_of_a_close_up_is_dropped() {
+        let found = vec![
+            tile([300.0, 200.0, 700.0, 750.0], 0.95),
+            tile([0.0, 200.0, 120.0, 750.0], 0.4),
+            tile([720.0, 200.0, 1000.0, 750.0], 0.9),
+        ];
+        let kept = drop_cut_neighbours(1000.0, 1000.0, found);
+        assert_eq!(kept.len(), 2);
+        assert!(kept.iter().all(|d| max(&d.probs) > 0.8));
+    }
+
+    #[test]
+    fn a_weak_pip_of_a_neighbour_in_a_close_up_is_dropped() {
+        let found = vec![
+            tile([300.0, 300.0, 700.0, 850.0], 0.95),
+            tile([400.0, 50.0, 520.0, 170.0], 0.4),
+            tile([400.0, 50.0, 520.0, 170.0], 0.7),
+        ];
+        let kept = drop_cut_neighbours(1000.0, 1000.0, found);
+        assert_eq!(kept.len(), 2);
+    }
+
+    #[test]
+    fn a_weak_tile_at_the_edge_of_a_photo_of_small_tiles_is_kept() {
+        let found = vec![
+            tile([300.0, 200.0, 340.0, 250.0], 0.95),
+            tile([0.0, 200.0, 40.0, 250.0], 0.4),
+        ];
+        assert_eq!(drop_cut_neighbours(1000.0, 1000.0, found).len(), 2);
+    }
+}
