@@ -6,6 +6,7 @@
 //! models. A photo opened (File field or drag and drop) is read on a thread of its own.
 
 pub mod calculator;
+mod face_art;
 pub mod panel;
 pub mod session;
 pub mod tiles;

@@ -1,15 +1,16 @@
-//! Tiles drawn as small cards, for the panel's hand and the calculator's palette: the rank
-//! above and the suit below in the suit's colour (Chinese where a font with Chinese was loaded,
-//! `5` over `p` otherwise), the honours as their character. Screen readers and the UI tests
-//! read a card by its short name (`5p`, `E`, `f1`).
+//! Tiles drawn as small cards, for the panel's hand and the calculator's palette, with their
+//! face painted as on a real tile (`face_art`): the dots' circles and the bamboos' sticks in
+//! their usual layouts, the characters' numeral over 萬, the honours' character, 白's frame
+//! (letters where no font with Chinese was loaded). Screen readers and the UI tests read a
+//! card by its short name (`5p`, `E`, `f1`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use eframe::egui::{
-    self, Align2, Color32, CornerRadius, FontId, Response, Sense, Stroke, StrokeKind, Vec2,
-    WidgetInfo,
+    self, Color32, CornerRadius, Response, Sense, Stroke, StrokeKind, Vec2, WidgetInfo,
 };
 
+use super::face_art;
 use crate::detection::Face;
 use crate::tile::{Suit, Tile};
 
@@ -46,11 +47,11 @@ impl Default for Look {
 }
 
 const IVORY: Color32 = Color32::from_rgb(255, 252, 238);
-const CHARACTERS: Color32 = Color32::from_rgb(178, 34, 34);
-const DOTS: Color32 = Color32::from_rgb(20, 60, 140);
-const BAMBOO: Color32 = Color32::from_rgb(30, 120, 50);
-const HONOUR: Color32 = Color32::from_rgb(40, 40, 40);
-const BONUS: Color32 = Color32::from_rgb(150, 90, 10);
+pub(super) const CHARACTERS: Color32 = Color32::from_rgb(178, 34, 34);
+pub(super) const DOTS: Color32 = Color32::from_rgb(20, 60, 140);
+pub(super) const BAMBOO: Color32 = Color32::from_rgb(30, 120, 50);
+pub(super) const HONOUR: Color32 = Color32::from_rgb(40, 40, 40);
+pub(super) const BONUS: Color32 = Color32::from_rgb(150, 90, 10);
 
 /// What is written on a card: the top line, the bottom line (may be empty) and the colour.
 pub fn writing(face: Face, chinese: bool) -> (String, String, Color32) {
@@ -127,40 +128,14 @@ pub fn card(ui: &mut egui::Ui, face: Face, look: Look) -> Response {
         Stroke::new(width, look.border),
         StrokeKind::Inside,
     );
-    let (top, bottom, colour) = writing(face, CHINESE.load(Ordering::Relaxed));
-    let h = look.height;
-    if bottom.is_empty() {
-        let size = if top.chars().count() > 1 {
-            h * 0.32
-        } else {
-            h * 0.5
-        };
-        painter.text(
-            rect.center(),
-            Align2::CENTER_CENTER,
-            top,
-            FontId::proportional(size),
-            colour,
-        );
-    } else {
-        let up = rect.center() - Vec2::new(0.0, h * 0.18);
-        let down = rect.center() + Vec2::new(0.0, h * 0.2);
-        painter.text(
-            up,
-            Align2::CENTER_CENTER,
-            top,
-            FontId::proportional(h * 0.36),
-            colour,
-        );
-        painter.text(
-            down,
-            Align2::CENTER_CENTER,
-            bottom,
-            FontId::proportional(h * 0.3),
-            colour,
-        );
-    }
+    face_art::draw(
+        painter,
+        rect.shrink(look.height * 0.09),
+        face,
+        CHINESE.load(Ordering::Relaxed),
+    );
     if look.doubtful {
+        let h = look.height;
         let c = rect.right_top() + Vec2::new(-h * 0.12, h * 0.12);
         painter.circle_filled(c, h * 0.1, Color32::from_rgb(220, 30, 30));
     }
