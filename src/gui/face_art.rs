@@ -4,7 +4,11 @@
 //! as its blue frame, a flower or season's character with its number in the corner. Where no
 //! font with Chinese was loaded, letters stand for the characters (`5` over `m`, `E`).
 
-use eframe::egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, StrokeKind, Vec2, pos2};
+use std::f32::consts::FRAC_PI_2;
+
+use eframe::egui::{
+    Color32, FontId, Painter, Pos2, Rect, Stroke, StrokeKind, Vec2, epaint::TextShape, pos2,
+};
 
 use super::tiles::{BAMBOO, BONUS, CHARACTERS, DOTS, writing};
 use crate::detection::Face;
@@ -122,36 +126,97 @@ const GREEN: Color32 = Color32::from_rgb(20, 120, 60);
 /// The numeral of a characters tile, and the winds.
 const INK: Color32 = Color32::from_rgb(25, 35, 90);
 
-/// Paints `face` inside `area` (the card less its margin).
-pub fn draw(painter: &Painter, area: Rect, face: Face, chinese: bool) {
+/// The face of a card, upright or turned a quarter (its top to the left, as a claimed tile
+/// lies in a meld): positions and sizes are given on the face, as if upright.
+#[derive(Clone, Copy)]
+struct Frame {
+    area: Rect,
+    turned: bool,
+}
+
+impl Frame {
+    /// The face's width and height (the area's, swapped when turned).
+    fn size(self) -> (f32, f32) {
+        let (w, h) = (self.area.width(), self.area.height());
+        if self.turned { (h, w) } else { (w, h) }
+    }
+
+    /// The point at shares (x, y) of the face.
+    fn at(self, x: f32, y: f32) -> Pos2 {
+        let a = self.area;
+        if self.turned {
+            pos2(a.left() + a.width() * y, a.bottom() - a.height() * x)
+        } else {
+            pos2(a.left() + a.width() * x, a.top() + a.height() * y)
+        }
+    }
+
+    /// A box `w` wide and `h` tall on the face, centred on `c`.
+    fn rect(self, c: Pos2, w: f32, h: f32) -> Rect {
+        let size = if self.turned {
+            Vec2::new(h, w)
+        } else {
+            Vec2::new(w, h)
+        };
+        Rect::from_center_size(c, size)
+    }
+
+    /// The face's left-to-right direction on screen.
+    fn across(self) -> Vec2 {
+        if self.turned {
+            Vec2::new(0.0, -1.0)
+        } else {
+            Vec2::new(1.0, 0.0)
+        }
+    }
+
+    /// `text` centred on `at`, `size` points high, turned with the face.
+    fn text(self, painter: &Painter, at: Pos2, text: &str, size: f32, colour: Color32) {
+        let galley = painter.layout_no_wrap(text.to_string(), FontId::proportional(size), colour);
+        let half = galley.size() / 2.0;
+        if self.turned {
+            // Turned a quarter anticlockwise about its top left corner.
+            let top_left = at - Vec2::new(half.y, -half.x);
+            let shape = TextShape::new(top_left, galley, colour).with_angle(-FRAC_PI_2);
+            painter.add(shape);
+        } else {
+            painter.galley(at - half, galley, colour);
+        }
+    }
+}
+
+/// Paints `face` inside `area` (the card less its margin), turned a quarter when `turned`.
+pub fn draw(painter: &Painter, area: Rect, face: Face, chinese: bool, turned: bool) {
+    let frame = Frame { area, turned };
     match face {
         Face::Tile(t) => match t.suit() {
-            Suit::Dots => dots(painter, area, t.rank()),
-            Suit::Bamboo => bamboo(painter, area, t.rank()),
-            Suit::Characters => characters(painter, area, face, chinese),
-            Suit::Honors => honour(painter, area, t, chinese),
+            Suit::Dots => dots(painter, frame, t.rank()),
+            Suit::Bamboo => bamboo(painter, frame, t.rank()),
+            Suit::Characters => characters(painter, frame, face, chinese),
+            Suit::Honors => honour(painter, frame, t, chinese),
         },
         Face::Bonus(b) => {
             let (name, _, _) = writing(face, chinese);
-            centred_text(painter, area.center(), &name, area.height() * 0.42, BONUS);
-            let corner = area.right_top() + Vec2::new(-area.width() * 0.12, area.height() * 0.1);
+            let h = frame.size().1;
+            frame.text(painter, frame.at(0.5, 0.5), &name, h * 0.42, BONUS);
             let number = (b.index() % 4 + 1).to_string();
-            centred_text(painter, corner, &number, area.height() * 0.22, RED);
+            frame.text(painter, frame.at(0.86, 0.1), &number, h * 0.22, RED);
         }
     }
 }
 
 /// The pips of a dots tile: rings with a filled centre, in the rank's layout and colours.
-fn dots(painter: &Painter, area: Rect, rank: u8) {
+fn dots(painter: &Painter, frame: Frame, rank: u8) {
     let layout = DOT_LAYOUTS[usize::from(rank - 1)];
+    let w = frame.size().0;
     let r = match rank {
-        1 => area.width() * 0.42,
-        2..=5 => area.width() * 0.2,
-        _ => area.width() * 0.14,
+        1 => w * 0.42,
+        2..=5 => w * 0.2,
+        _ => w * 0.14,
     };
     for (k, &(x, y)) in layout.iter().enumerate() {
         let colour = dot_colour(rank, k);
-        let c = at(area, x, y);
+        let c = frame.at(x, y);
         painter.circle_stroke(c, r * 0.8, Stroke::new((r * 0.3).max(1.0), colour));
         painter.circle_filled(c, r * 0.3, colour);
     }
@@ -168,7 +233,7 @@ fn dot_colour(rank: u8, k: usize) -> Color32 {
 }
 
 /// The sticks of a bamboo tile, each with its joints; the middle stick of 5, 7 and 9 red.
-fn bamboo(painter: &Painter, area: Rect, rank: u8) {
+fn bamboo(painter: &Painter, frame: Frame, rank: u8) {
     let layout = STICK_LAYOUTS[usize::from(rank - 1)];
     let rows = if matches!(rank, 7 | 9) { 3.0 } else { 2.0 };
     let share = match rank {
@@ -179,35 +244,36 @@ fn bamboo(painter: &Painter, area: Rect, rank: u8) {
         _ => 0.13,
     };
     let height = if rank == 1 { 0.9 } else { 0.8 / rows };
-    let (w, h) = (area.width() * share, area.height() * height);
+    let (fw, fh) = frame.size();
+    let (w, h) = (fw * share, fh * height);
+    let joint = Stroke::new((w * 0.25).max(1.0), Color32::from_rgb(245, 245, 230));
     for (k, &(x, y)) in layout.iter().enumerate() {
         let red = matches!((rank, k), (5, 2) | (7, 0) | (9, 1) | (9, 4) | (9, 7));
         let colour = if red { RED } else { BAMBOO };
-        let stick = Rect::from_center_size(at(area, x, y), Vec2::new(w, h));
-        painter.rect_filled(stick, w * 0.4, colour);
-        let joint = Stroke::new((w * 0.25).max(1.0), Color32::from_rgb(245, 245, 230));
-        let mid = stick.center().y;
-        painter.line_segment([pos2(stick.left(), mid), pos2(stick.right(), mid)], joint);
+        let c = frame.at(x, y);
+        painter.rect_filled(frame.rect(c, w, h), w * 0.4, colour);
+        let half = frame.across() * (w / 2.0);
+        painter.line_segment([c - half, c + half], joint);
     }
 }
 
 /// A characters tile: the numeral over 萬 (or the rank over `m`).
-fn characters(painter: &Painter, area: Rect, face: Face, chinese: bool) {
+fn characters(painter: &Painter, frame: Frame, face: Face, chinese: bool) {
     let (top, bottom, _) = writing(face, chinese);
-    let h = area.height();
-    let up = area.center() - Vec2::new(0.0, h * 0.22);
-    let down = area.center() + Vec2::new(0.0, h * 0.2);
-    centred_text(painter, up, &top, h * 0.42, INK);
-    centred_text(painter, down, &bottom, h * 0.44, CHARACTERS);
+    let h = frame.size().1;
+    frame.text(painter, frame.at(0.5, 0.28), &top, h * 0.42, INK);
+    frame.text(painter, frame.at(0.5, 0.7), &bottom, h * 0.44, CHARACTERS);
 }
 
 /// An honour: its character in its colour; 白 (the white dragon) as a blue frame.
-fn honour(painter: &Painter, area: Rect, t: Tile, chinese: bool) {
+fn honour(painter: &Painter, frame: Frame, t: Tile, chinese: bool) {
+    let (w, h) = frame.size();
     if t.rank() == 7 {
-        let frame = area.shrink2(Vec2::new(area.width() * 0.1, area.height() * 0.08));
-        let stroke = Stroke::new((area.width() * 0.08).max(1.0), DOTS);
-        painter.rect_stroke(frame, 1.0, stroke, StrokeKind::Inside);
-        let inner = frame.shrink(area.width() * 0.16);
+        let centre = frame.at(0.5, 0.5);
+        let outer = frame.rect(centre, w * 0.8, h * 0.84);
+        let stroke = Stroke::new((w * 0.08).max(1.0), DOTS);
+        painter.rect_stroke(outer, 1.0, stroke, StrokeKind::Inside);
+        let inner = frame.rect(centre, w * 0.48, h * 0.52);
         painter.rect_stroke(inner, 0.0, Stroke::new(1.0, DOTS), StrokeKind::Inside);
         return;
     }
@@ -218,25 +284,7 @@ fn honour(painter: &Painter, area: Rect, t: Tile, chinese: bool) {
         _ if colour == CHARACTERS => RED,
         _ => INK,
     };
-    centred_text(painter, area.center(), &text, area.height() * 0.62, colour);
-}
-
-/// The point at shares (x, y) of `area`.
-fn at(area: Rect, x: f32, y: f32) -> Pos2 {
-    pos2(
-        area.left() + area.width() * x,
-        area.top() + area.height() * y,
-    )
-}
-
-fn centred_text(painter: &Painter, at: Pos2, text: &str, size: f32, colour: Color32) {
-    painter.text(
-        at,
-        Align2::CENTER_CENTER,
-        text,
-        FontId::proportional(size),
-        colour,
-    );
+    frame.text(painter, frame.at(0.5, 0.5), &text, h * 0.62, colour);
 }
 
 #[cfg(test)]
@@ -261,7 +309,7 @@ mod tests {
         let out = ctx.run_ui(eframe::egui::RawInput::default(), |ui| {
             let area = Rect::from_min_size(pos2(10.0, 10.0), Vec2::new(30.0, 40.0));
             let painter = ui.ctx().layer_painter(eframe::egui::LayerId::debug());
-            draw(&painter, area, face, true);
+            draw(&painter, area, face, true, false);
         });
         out.shapes.into_iter().map(|c| c.shape).collect()
     }

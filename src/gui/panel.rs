@@ -7,7 +7,7 @@ use eframe::egui::{self, Color32, RichText};
 use crate::detection::{CLASS_COUNT, Detection, Face};
 use crate::explain::Lang;
 use crate::scan::{Given, ScanOutcome, finish};
-use crate::scoring::{Preset, RuleSet, WinContext};
+use crate::scoring::{Preset, RuleSet, Seat, WinContext};
 use crate::table::layout::GroupKind;
 use crate::tile::Wind;
 
@@ -171,25 +171,13 @@ impl Panel {
             // The other players' tiles (the whole table in view) are outlined on the picture,
             // not listed with the hand.
             for g in o.reading.of_kind(|k| k != GroupKind::Others) {
-                for &i in &g.tiles {
-                    let doubtful = o.decoded.changes.iter().any(|c| c.det == i);
-                    let response = match o.face_of(i) {
-                        Some((face, _)) => tiles::card(
-                            ui,
-                            face,
-                            tiles::Look {
-                                border: group_colour(g.kind),
-                                doubtful,
-                                selected: picked == Some(i),
-                                ..tiles::Look::default()
-                            },
-                        ),
-                        None => ui.add(egui::Button::new(RichText::new("▮").size(18.0))),
-                    };
-                    if response.on_hover_text(g.kind.name()).clicked() {
-                        clicked = Some(i);
-                    }
+                // A meld stays on one line; the standing tiles wrap.
+                if g.kind != GroupKind::Hand
+                    && ui.available_size_before_wrap().x < group_width(ui, g)
+                {
+                    ui.end_row();
                 }
+                clicked = clicked.or(group_cards(ui, o, g, picked));
                 ui.add_space(8.0);
             }
         });
@@ -466,5 +454,79 @@ fn fans_ui(ui: &mut egui::Ui, s: &crate::scoring::Score, lang: Lang) {
     }
     for a in &s.notes {
         ui.label(RichText::new(*a).small().weak());
+    }
+}
+
+/// The cards of one group of the hand, bordered in its colour, its claimed tile turned;
+/// the detection clicked, if any.
+fn group_cards(
+    ui: &mut egui::Ui,
+    o: &ScanOutcome,
+    g: &crate::table::layout::Group,
+    picked: Option<usize>,
+) -> Option<usize> {
+    let claimed = claimed_position(g.kind, g.tiles.len());
+    let mut clicked = None;
+    for (k, &i) in g.tiles.iter().enumerate() {
+        let doubtful = o.decoded.changes.iter().any(|c| c.det == i);
+        let response = match o.face_of(i) {
+            Some((face, _)) => tiles::card(
+                ui,
+                face,
+                tiles::Look {
+                    border: group_colour(g.kind),
+                    doubtful,
+                    selected: picked == Some(i),
+                    turned: claimed == Some(k),
+                    ..tiles::Look::default()
+                },
+            ),
+            None => ui.add(egui::Button::new(RichText::new("▮").size(18.0))),
+        };
+        if response.on_hover_text(g.kind.name()).clicked() {
+            clicked = Some(i);
+        }
+    }
+    clicked
+}
+
+/// How wide a group's cards lie, spaces between them included.
+fn group_width(ui: &egui::Ui, g: &crate::table::layout::Group) -> f32 {
+    let h = tiles::Look::default().height;
+    let turned = claimed_position(g.kind, g.tiles.len()).map_or(0.0, |_| 0.25 * h);
+    let n = g.tiles.len() as f32;
+    n * 0.75 * h + turned + (n - 1.0).max(0.0) * ui.spacing().item_spacing.x
+}
+
+/// Which tile of a claimed meld of `n` tiles (left to right) lies turned: the claimed tile of
+/// a chow where it was; for a pung or kong, by the usual way of laying it, the first tile
+/// when the player on the left gave it, the second from across, the last from the right.
+fn claimed_position(kind: GroupKind, n: usize) -> Option<usize> {
+    match kind {
+        GroupKind::Chow { claimed } => Some(usize::from(claimed)),
+        GroupKind::Pung { from } | GroupKind::Kong { from } => Some(match from {
+            Seat::Left => 0,
+            Seat::Across => 1,
+            Seat::Right => n.saturating_sub(1),
+        }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_claimed_tile_of_a_meld_lies_where_its_giver_sits() {
+        let pung = |from| GroupKind::Pung { from };
+        assert_eq!(claimed_position(GroupKind::Chow { claimed: 2 }, 3), Some(2));
+        assert_eq!(claimed_position(pung(Seat::Left), 3), Some(0));
+        assert_eq!(claimed_position(pung(Seat::Across), 3), Some(1));
+        assert_eq!(claimed_position(pung(Seat::Right), 3), Some(2));
+        let kong = GroupKind::Kong { from: Seat::Right };
+        assert_eq!(claimed_position(kong, 4), Some(3));
+        assert_eq!(claimed_position(GroupKind::ConcealedKong, 4), None);
+        assert_eq!(claimed_position(GroupKind::Hand, 13), None);
     }
 }

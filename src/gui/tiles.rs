@@ -33,6 +33,9 @@ pub struct Look {
     pub selected: bool,
     /// Card height in points (the width is 3/4 of it).
     pub height: f32,
+    /// Lying turned a quarter, its top to the left, as a claimed tile lies in its meld (the
+    /// card is then `height` wide).
+    pub turned: bool,
 }
 
 impl Default for Look {
@@ -42,6 +45,7 @@ impl Default for Look {
             doubtful: false,
             selected: false,
             height: 38.0,
+            turned: false,
         }
     }
 }
@@ -102,7 +106,11 @@ fn tile_writing(t: Tile, chinese: bool, ranks: &[&str; 9]) -> (String, String, C
 
 /// Draws one card; clicking it is the response's click.
 pub fn card(ui: &mut egui::Ui, face: Face, look: Look) -> Response {
-    let size = Vec2::new(look.height * 0.75, look.height);
+    let size = if look.turned {
+        Vec2::new(look.height, look.height * 0.75)
+    } else {
+        Vec2::new(look.height * 0.75, look.height)
+    };
     let (rect, response) = ui.allocate_exact_size(size, Sense::click());
     let name = face.to_string();
     response.widget_info(|| WidgetInfo::labeled(egui::accesskit::Role::Button, true, &name));
@@ -133,6 +141,7 @@ pub fn card(ui: &mut egui::Ui, face: Face, look: Look) -> Response {
         rect.shrink(look.height * 0.09),
         face,
         CHINESE.load(Ordering::Relaxed),
+        look.turned,
     );
     if look.doubtful {
         let h = look.height;
