@@ -422,6 +422,7 @@ fn fans_ui(ui: &mut egui::Ui, s: &crate::scoring::Score, lang: Lang) {
                 } else {
                     String::new()
                 });
+                ui.horizontal(|ui| fan_tiles(ui, s, e));
                 ui.end_row();
             }
         });
@@ -481,7 +482,14 @@ fn group_cards(
                     ..tiles::Look::default()
                 },
             ),
-            None => ui.add(egui::Button::new(RichText::new("▮").size(18.0))),
+            None => tiles::back(
+                ui,
+                tiles::Look {
+                    border: group_colour(g.kind),
+                    selected: picked == Some(i),
+                    ..tiles::Look::default()
+                },
+            ),
         };
         if response.on_hover_text(g.kind.name()).clicked() {
             clicked = Some(i);
@@ -489,6 +497,22 @@ fn group_cards(
     }
     clicked
 }
+
+/// The tiles of the sets that make a fan, small, one set after another (nothing for a fan
+/// about the whole hand or the way it was won).
+fn fan_tiles(ui: &mut egui::Ui, s: &crate::scoring::Score, e: &crate::scoring::FanEntry) {
+    ui.spacing_mut().item_spacing.x = 1.0;
+    for k in e.sets.iter() {
+        let Some(set) = s.sets.get(k) else { continue };
+        for t in set.tiles() {
+            tiles::picture(ui, Face::Tile(t), FAN_TILE_HEIGHT);
+        }
+        ui.add_space(4.0);
+    }
+}
+
+/// How high the fans' tiles are drawn, in points.
+const FAN_TILE_HEIGHT: f32 = 20.0;
 
 /// How wide a group's cards lie, spaces between them included.
 fn group_width(ui: &egui::Ui, g: &crate::table::layout::Group) -> f32 {

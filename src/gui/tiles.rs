@@ -106,30 +106,72 @@ fn tile_writing(t: Tile, chinese: bool, ranks: &[&str; 9]) -> (String, String, C
 
 /// Draws one card; clicking it is the response's click.
 pub fn card(ui: &mut egui::Ui, face: Face, look: Look) -> Response {
-    let size = if look.turned {
+    let (rect, response) = ui.allocate_exact_size(card_size(look), Sense::click());
+    let name = face.to_string();
+    response.widget_info(|| WidgetInfo::labeled(egui::accesskit::Role::Button, true, &name));
+    if ui.is_rect_visible(rect) {
+        let rect = if look.selected {
+            rect.translate(Vec2::new(0.0, -3.0))
+        } else {
+            rect
+        };
+        let width = if response.hovered() || look.selected {
+            2.5
+        } else {
+            1.5
+        };
+        paint(ui.painter(), rect, face, look, width);
+    }
+    response
+}
+
+/// A face-down tile (of a concealed kong): its back, green, named "back" for screen readers.
+pub fn back(ui: &mut egui::Ui, look: Look) -> Response {
+    let (rect, response) = ui.allocate_exact_size(card_size(look), Sense::click());
+    response.widget_info(|| WidgetInfo::labeled(egui::accesskit::Role::Button, true, "back"));
+    if ui.is_rect_visible(rect) {
+        let radius = CornerRadius::same((look.height / 8.0) as u8);
+        paint_back(ui.painter(), rect, radius, look.border);
+    }
+    response
+}
+
+/// The back of a tile: a green body on an ivory base, bordered.
+fn paint_back(painter: &egui::Painter, rect: egui::Rect, radius: CornerRadius, border: Color32) {
+    painter.rect_filled(rect, radius, IVORY);
+    let body = rect.with_max_y(rect.max.y - rect.height() * 0.12);
+    painter.rect_filled(body, radius, Color32::from_rgb(30, 110, 70));
+    painter.rect_stroke(rect, radius, Stroke::new(1.5, border), StrokeKind::Inside);
+}
+
+/// A small picture of a tile, not clickable and not a control of its own (the fans' tiles):
+/// screen readers and the UI tests find the hand's cards alone by their names.
+pub fn picture(ui: &mut egui::Ui, face: Face, height: f32) -> Response {
+    let look = Look {
+        height,
+        ..Look::default()
+    };
+    let (rect, response) = ui.allocate_exact_size(card_size(look), Sense::hover());
+    if ui.is_rect_visible(rect) {
+        paint(ui.painter(), rect, face, look, 1.0);
+    }
+    response
+}
+
+/// A card's size: 3/4 as wide as high, or lying turned.
+fn card_size(look: Look) -> Vec2 {
+    if look.turned {
         Vec2::new(look.height, look.height * 0.75)
     } else {
         Vec2::new(look.height * 0.75, look.height)
-    };
-    let (rect, response) = ui.allocate_exact_size(size, Sense::click());
-    let name = face.to_string();
-    response.widget_info(|| WidgetInfo::labeled(egui::accesskit::Role::Button, true, &name));
-    if !ui.is_rect_visible(rect) {
-        return response;
     }
-    let rect = if look.selected {
-        rect.translate(Vec2::new(0.0, -3.0))
-    } else {
-        rect
-    };
-    let painter = ui.painter();
+}
+
+/// Paints a card in `rect`: the ivory body, its border `width` thick, the face, the doubtful
+/// mark.
+fn paint(painter: &egui::Painter, rect: egui::Rect, face: Face, look: Look, width: f32) {
     let radius = CornerRadius::same((look.height / 8.0) as u8);
     painter.rect_filled(rect, radius, IVORY);
-    let width = if response.hovered() || look.selected {
-        2.5
-    } else {
-        1.5
-    };
     painter.rect_stroke(
         rect,
         radius,
@@ -148,7 +190,6 @@ pub fn card(ui: &mut egui::Ui, face: Face, look: Look) -> Response {
         let c = rect.right_top() + Vec2::new(-h * 0.12, h * 0.12);
         painter.circle_filled(c, h * 0.1, Color32::from_rgb(220, 30, 30));
     }
-    response
 }
 
 #[cfg(test)]
