@@ -14,6 +14,19 @@ use super::tiles::{BAMBOO, BONUS, CHARACTERS, DOTS, writing};
 use crate::detection::Face;
 use crate::tile::{Suit, Tile};
 
+/// Three rows of three: the 9 of dots and the 9 of bamboo.
+const NINE: [(f32, f32); 9] = [
+    (0.2, 0.17),
+    (0.5, 0.17),
+    (0.8, 0.17),
+    (0.2, 0.5),
+    (0.5, 0.5),
+    (0.8, 0.5),
+    (0.2, 0.83),
+    (0.5, 0.83),
+    (0.8, 0.83),
+];
+
 /// Where the pips of a dots tile lie, in shares of the face (x, y), by rank.
 const DOT_LAYOUTS: [&[(f32, f32)]; 9] = [
     &[(0.5, 0.5)],
@@ -54,17 +67,7 @@ const DOT_LAYOUTS: [&[(f32, f32)]; 9] = [
         (0.28, 0.88),
         (0.72, 0.88),
     ],
-    &[
-        (0.2, 0.17),
-        (0.5, 0.17),
-        (0.8, 0.17),
-        (0.2, 0.5),
-        (0.5, 0.5),
-        (0.8, 0.5),
-        (0.2, 0.83),
-        (0.5, 0.83),
-        (0.8, 0.83),
-    ],
+    &NINE,
 ];
 
 /// Where the sticks of a bamboo tile stand, in shares of the face (x, y of the stick's centre),
@@ -108,17 +111,7 @@ const STICK_LAYOUTS: [&[(f32, f32)]; 9] = [
         (0.62, 0.73),
         (0.86, 0.73),
     ],
-    &[
-        (0.2, 0.17),
-        (0.5, 0.17),
-        (0.8, 0.17),
-        (0.2, 0.5),
-        (0.5, 0.5),
-        (0.8, 0.5),
-        (0.2, 0.83),
-        (0.5, 0.83),
-        (0.8, 0.83),
-    ],
+    &NINE,
 ];
 
 const RED: Color32 = Color32::from_rgb(196, 30, 40);
