@@ -270,11 +270,10 @@ fn honour(painter: &Painter, frame: Frame, t: Tile, chinese: bool) {
         painter.rect_stroke(inner, 0.0, Stroke::new(1.0, DOTS), StrokeKind::Inside);
         return;
     }
-    let (text, _, colour) = writing(Face::Tile(t), chinese);
+    let (text, _, _) = writing(Face::Tile(t), chinese);
     let colour = match t.rank() {
         5 => RED,
         6 => GREEN,
-        _ if colour == CHARACTERS => RED,
         _ => INK,
     };
     frame.text(painter, frame.at(0.5, 0.5), &text, h * 0.62, colour);

@@ -8,7 +8,7 @@ use crate::detection::{CLASS_COUNT, Detection, Face};
 use crate::explain::Lang;
 use crate::scan::{Given, ScanOutcome, finish};
 use crate::scoring::{Preset, RuleSet, Seat, WinContext};
-use crate::table::layout::GroupKind;
+use crate::table::layout::{Group, GroupKind};
 use crate::tile::Wind;
 
 use super::calculator::Calculator;
@@ -463,7 +463,7 @@ fn fans_ui(ui: &mut egui::Ui, s: &crate::scoring::Score, lang: Lang) {
 fn group_cards(
     ui: &mut egui::Ui,
     o: &ScanOutcome,
-    g: &crate::table::layout::Group,
+    g: &Group,
     picked: Option<usize>,
 ) -> Option<usize> {
     let claimed = claimed_position(g.kind, g.tiles.len());
@@ -515,11 +515,18 @@ fn fan_tiles(ui: &mut egui::Ui, s: &crate::scoring::Score, e: &crate::scoring::F
 const FAN_TILE_HEIGHT: f32 = 20.0;
 
 /// How wide a group's cards lie, spaces between them included.
-fn group_width(ui: &egui::Ui, g: &crate::table::layout::Group) -> f32 {
-    let h = tiles::Look::default().height;
-    let turned = claimed_position(g.kind, g.tiles.len()).map_or(0.0, |_| 0.25 * h);
-    let n = g.tiles.len() as f32;
-    n * 0.75 * h + turned + (n - 1.0).max(0.0) * ui.spacing().item_spacing.x
+fn group_width(ui: &egui::Ui, g: &Group) -> f32 {
+    let claimed = claimed_position(g.kind, g.tiles.len());
+    let cards: f32 = (0..g.tiles.len())
+        .map(|k| {
+            let look = tiles::Look {
+                turned: claimed == Some(k),
+                ..tiles::Look::default()
+            };
+            tiles::card_size(look).x
+        })
+        .sum();
+    cards + g.tiles.len().saturating_sub(1) as f32 * ui.spacing().item_spacing.x
 }
 
 /// Which tile of a claimed meld of `n` tiles (left to right) lies turned: the claimed tile of

@@ -54,7 +54,7 @@ const IVORY: Color32 = Color32::from_rgb(255, 252, 238);
 pub(super) const CHARACTERS: Color32 = Color32::from_rgb(178, 34, 34);
 pub(super) const DOTS: Color32 = Color32::from_rgb(20, 60, 140);
 pub(super) const BAMBOO: Color32 = Color32::from_rgb(30, 120, 50);
-pub(super) const HONOUR: Color32 = Color32::from_rgb(40, 40, 40);
+const HONOUR: Color32 = Color32::from_rgb(40, 40, 40);
 pub(super) const BONUS: Color32 = Color32::from_rgb(150, 90, 10);
 
 /// What is written on a card: the top line, the bottom line (may be empty) and the colour.
@@ -159,7 +159,7 @@ pub fn picture(ui: &mut egui::Ui, face: Face, height: f32) -> Response {
 }
 
 /// A card's size: 3/4 as wide as high, or lying turned.
-fn card_size(look: Look) -> Vec2 {
+pub(super) fn card_size(look: Look) -> Vec2 {
     if look.turned {
         Vec2::new(look.height, look.height * 0.75)
     } else {

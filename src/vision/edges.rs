@@ -3,16 +3,15 @@
 //! view and the classifier reads it weakly, as whatever a few pips resemble. In a close-up
 //! (a sure tile at least a quarter of the picture's short side) a weakly read tile touching
 //! the picture's edge is such a cut neighbour and is dropped, and so is a weakly read tile
-//! under half the size of the sure one: a pip or a character of a neighbour. In a photo of small tiles the
-//! rule never applies: a weak tile at the edge of a photo of a whole hand may be a real one.
+//! under half the size of the sure one: a pip or a character of a neighbour. In a photo of
+//! small tiles the rule never applies: a weak tile at the edge of a photo of a whole hand may
+//! be a real one.
 
-use super::{UNSURE, max};
+use super::{CONFIDENT, UNSURE, max};
 use crate::detection::Detection;
 
 /// A sure tile at least this share of the picture's short side makes the picture a close-up.
 const CLOSE_UP: f32 = 0.25;
-/// A face read at least this sure makes the tile sure.
-const SURE: f32 = 0.8;
 /// A tile whose outline comes this close to the picture's edge (a share of its short side)
 /// touches it.
 const EDGE: f32 = 0.01;
@@ -26,7 +25,7 @@ pub(super) fn drop_cut_neighbours(w: f32, h: f32, found: Vec<Detection>) -> Vec<
     let short = w.min(h);
     let Some(biggest) = found
         .iter()
-        .filter(|d| !d.face_down && max(&d.probs) >= SURE)
+        .filter(|d| !d.face_down && max(&d.probs) >= CONFIDENT)
         .map(short_side)
         .max_by(f32::total_cmp)
     else {

@@ -9,7 +9,7 @@
 //! sets unchanged. Without the size rule two whole squat tiles of a squeezed rf photo were
 //! joined.
 
-use super::{NOT_A_TILE, Recognizer, Timings, VisionError, max};
+use super::{CONFIDENT, NOT_A_TILE, Recognizer, Timings, VisionError, max};
 use crate::detection::{Detection, Orientation};
 
 /// A half is at least this wide for its height (a whole upright tile is about 0.75).
@@ -21,8 +21,6 @@ const SAME_WIDTH: f32 = 0.25;
 const ALIGNED: f32 = 0.25;
 /// Both together are shaped as an upright tile: height over width in this range.
 const TILE_SHAPE: (f32, f32) = (1.1, 1.7);
-/// The box of both reads as one face at least this sure.
-const SURE: f32 = 0.8;
 /// Only big tiles are split so: both halves together are at least this share of the picture's
 /// short side tall (squeezed photos have small squat tiles one above the other that are whole).
 const BIG: f32 = 0.33;
@@ -93,7 +91,7 @@ impl Recognizer {
         let mut gone = vec![false; found.len()];
         let mut add = Vec::new();
         for ((&(i, j), tile), p) in pairs.iter().zip(whole).zip(p_none) {
-            if !gone[i] && !gone[j] && p < NOT_A_TILE && max(&tile.probs) >= SURE {
+            if !gone[i] && !gone[j] && p < NOT_A_TILE && max(&tile.probs) >= CONFIDENT {
                 gone[i] = true;
                 gone[j] = true;
                 add.push(tile);

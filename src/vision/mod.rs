@@ -160,6 +160,9 @@ impl Default for VisionConfig {
 
 /// A reading less confident than this is tried again with the crop turned round.
 const UNSURE: f32 = 0.6;
+/// A face read at least this sure is a confident tile: the stretch search, the whole-picture
+/// reading, joined halves and a close-up's sure tile all go by it.
+const CONFIDENT: f32 = 0.8;
 /// An upright tile's reading turned round must beat the first by this much to win.
 const TURN_MARGIN: f32 = 0.15;
 

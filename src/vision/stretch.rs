@@ -14,7 +14,7 @@
 use image::{RgbImage, imageops};
 
 use super::edges::drop_cut_neighbours;
-use super::{Recognizer, Timings, VisionError, max};
+use super::{CONFIDENT, Recognizer, Timings, VisionError, max};
 use crate::detection::Detection;
 
 /// Squeezes tried, as (divide the width by, divide the height by).
@@ -30,8 +30,6 @@ const SQUEEZES: [(u32, u32); 10] = [
     (16, 1),
     (24, 1),
 ];
-/// A tile counts as confident from this face probability.
-const CONFIDENT: f32 = 0.8;
 /// A squeeze wins only with at least this many confident tiles (and more than the picture as
 /// it is). Squeezes are tried only when the picture as it is gives none: a close-up of one
 /// or two tiles is not slowed down.

@@ -6,11 +6,9 @@
 //! of it and does not call it "not a tile", is the picture's tile, and the weak tiles found
 //! inside it go.
 
-use super::{NOT_A_TILE, Recognizer, Timings, VisionError, inside, max};
+use super::{CONFIDENT, NOT_A_TILE, Recognizer, Timings, VisionError, inside, max};
 use crate::detection::{Detection, Orientation};
 
-/// A box's reading is taken from this face probability (as sure as a confident tile).
-const SURE: f32 = 0.8;
 /// The boxes tried, as shares of the picture's sides: the whole picture, then smaller boxes
 /// centred in it (a tile filling 55 to 90% of a close-up).
 const SHARES: [f32; 4] = [1.0, 0.85, 0.7, 0.55];
@@ -65,7 +63,7 @@ impl Recognizer {
         let sure: Vec<Detection> = boxes
             .into_iter()
             .zip(p_none)
-            .filter(|(b, p)| *p < NOT_A_TILE && max(&b.probs) >= SURE)
+            .filter(|(b, p)| *p < NOT_A_TILE && max(&b.probs) >= CONFIDENT)
             .map(|(b, _)| b)
             .collect();
         // The face of the surest reading; the outline of the smallest box read as that face
