@@ -120,16 +120,28 @@ struct Info<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct Best {
     pub reading: Reading,
-    /// Every fan the reading shows, before exclusions.
+    /// Every fan the reading shows, before exclusions (a counted fan's count is its entry here).
     pub raw: FanCounts,
-    /// The fans counted.
-    pub fans: FanCounts,
     /// A bit per fan counted (bit `i` for the fan of index `i`).
     pub counted: u128,
     /// Total without flowers.
     pub total: u32,
     /// Corrections made to the circumstances (see `Correction`).
     pub corrections: Corrections,
+}
+
+impl Best {
+    /// The fans counted: the raw counts of the fans left after exclusions.
+    pub fn fans(&self) -> FanCounts {
+        let mut fans = [0u8; FAN_COUNT];
+        let mut m = self.counted;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            fans[i] = self.raw[i];
+            m &= m - 1;
+        }
+        fans
+    }
 }
 
 /// Circumstances that were corrected because the tiles contradict them (under `mil`).
@@ -322,7 +334,6 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         Some(c) => Ok(Best {
             reading: c.reading,
             raw: c.raw,
-            fans: c.fans(),
             counted: c.mask,
             total: c.total,
             corrections,
@@ -390,16 +401,6 @@ struct Cand {
 impl Cand {
     fn has(&self, f: Fan) -> bool {
         self.mask & (1 << f.index()) != 0
-    }
-    fn fans(&self) -> FanCounts {
-        let mut fans = [0u8; FAN_COUNT];
-        let mut m = self.mask;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            fans[i] = self.raw[i];
-            m &= m - 1;
-        }
-        fans
     }
 }
 
@@ -1160,18 +1161,24 @@ fn divide(counts: &mut Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divis
     let range = if ps < 3 { ps * 9..ps * 9 + 9 } else { 27..34 };
     let mut work = [Set::EMPTY; 5];
     work[..4].copy_from_slice(fixed);
+    let held_with_pair = present_tiles(counts);
     for p in range {
         if counts[p] < 2 {
             continue;
         }
         counts[p] -= 2;
+        let held = if counts[p] == 0 {
+            held_with_pair & !(1 << p)
+        } else {
+            held_with_pair
+        };
         work[4] = Set {
             kind: SetKind::Pair,
             tile: Tile::from_index(p).unwrap_or(Tile::E),
             exposed: false,
             declared: false,
         };
-        decompose(counts, present_tiles(counts), n_fixed, &mut work, out);
+        decompose(counts, held, n_fixed, &mut work, out);
         counts[p] += 2;
     }
     // Insertion sort into the reference's order (few divisions).

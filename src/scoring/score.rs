@@ -128,7 +128,7 @@ impl Tally {
         while counted != 0 {
             let i = counted.trailing_zeros() as usize;
             counted &= counted - 1;
-            let (f, count) = (Fan::ALL[i], best.fans[i]);
+            let (f, count) = (Fan::ALL[i], best.raw[i]);
             // Insertion by points, highest first; equal points keep the rulebook order.
             let points = rules.points(f);
             let mut j = len;
@@ -204,12 +204,13 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
             },
         })
         .collect();
-    // `fans_after` equals `best.fans` but for 无番和, which is decided after the exclusions.
-    debug_assert!(
+    // `fans_after` equals `best.fans()` but for 无番和, which is decided after the exclusions.
+    debug_assert!({
+        let fans = best.fans();
         Fan::ALL
             .iter()
-            .all(|f| *f == Fan::ChickenHand || fans_after[f.index()] == best.fans[f.index()])
-    );
+            .all(|f| *f == Fan::ChickenHand || fans_after[f.index()] == fans[f.index()])
+    });
     let not_counted = removed
         .into_iter()
         .map(|(fan, by, reason)| NotCounted { fan, by, reason })
@@ -275,7 +276,7 @@ fn correction_notes(c: &Corrections, notes: &mut Vec<&'static str>) {
 }
 
 fn deduction_notes(best: &Best, notes: &mut Vec<&'static str>) {
-    let f = &best.fans;
+    let f = &best.fans();
     if f[Fan::PrevalentWind.index()] > 0 || f[Fan::SeatWind.index()] > 0 {
         notes.push("the seat or prevalent wind pung scores 圈风刻/门风刻, not 幺九刻");
     }
