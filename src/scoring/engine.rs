@@ -1147,8 +1147,7 @@ impl Divisions {
 /// in the reference's order: lexicographic by the canonical keys of the standing sets.
 fn divide(counts: &mut Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divisions) {
     // Only a suit holding 2 mod 3 tiles can hold the pair; every other suit must hold 0 mod 3.
-    let sum = |r: std::ops::Range<usize>| counts[r].iter().sum::<u8>();
-    let sums = [sum(0..9), sum(9..18), sum(18..27), sum(27..34)];
+    let sums = [0, 9, 18, 27].map(|start| suit_sum(counts, start));
     let mut pair_suit = None;
     for (s, &n) in sums.iter().enumerate() {
         match n % 3 {
@@ -1200,6 +1199,22 @@ fn divide(counts: &mut Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divis
             j -= 1;
         }
     }
+}
+
+/// The number of tiles of the suit starting at `start` (the honours: seven tiles), eight counts
+/// added at a time by one multiplication (a count is at most 16, the sum under 256).
+fn suit_sum(counts: &Counts, start: usize) -> u8 {
+    let end = (start + 9).min(Tile::COUNT);
+    let mut low = [0u8; 8];
+    let n = (end - start).min(8);
+    low[..n].copy_from_slice(&counts[start..start + n]);
+    let eight = (u64::from_le_bytes(low).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8;
+    eight
+        + if end - start > 8 {
+            counts[start + 8]
+        } else {
+            0
+        }
 }
 
 /// Splits `counts` into sets from the lowest tile up: at each lowest tile, zero or one pung and
