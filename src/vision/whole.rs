@@ -4,16 +4,30 @@
 //! a picture gives no confident tile even after the stretch search, a few tile-shaped boxes
 //! centred in the picture are read as they are; the best reading, if the classifier is sure
 //! of it and does not call it "not a tile", is the picture's tile, and the weak tiles found
-//! inside it go.
+//! inside it go. When none is sure, tile-shaped boxes slanted up to 30° either way, upright and
+//! lying, are read: a face that at least two of them read as sure is the tile (a close-up of a
+//! tile lying slanted among others). Measured on the held-out close-ups
+//! (`tools/eval_photos.py`): one-tile close-ups read exactly 62 → 64 of 67, precision and
+//! recall 0.954/0.925 → 0.970/0.955; two to four tiles 0.901/0.877 → 0.909/0.877; rf photos,
+//! crops and pictures without tiles unchanged (such a picture reads about 60 ms longer).
 
 use super::{CONFIDENT, NOT_A_TILE, Recognizer, Timings, VisionError, inside, max};
-use crate::detection::{Detection, Orientation};
+use crate::detection::{Detection, Face, Orientation};
 
 /// The boxes tried, as shares of the picture's sides: the whole picture, then smaller boxes
 /// centred in it (a tile filling 55 to 90% of a close-up).
 const SHARES: [f32; 4] = [1.0, 0.85, 0.7, 0.55];
 /// A picture this much wider than tall holds a tile lying sideways.
 const WIDE: f32 = 1.15;
+/// A face's width over its height.
+const FACE_ASPECT: f32 = 0.75;
+/// Turns (degrees, clockwise) of the tile-shaped boxes: a close-up of a tile lying slanted
+/// among others.
+const TURNS: [f32; 5] = [-30.0, -15.0, 0.0, 15.0, 30.0];
+/// Sizes of the tile-shaped boxes, as shares of the largest one the picture holds.
+const FITS: [f32; 2] = [0.9, 0.72];
+/// Tile-shaped boxes that must agree on a face.
+const VOTES: usize = 2;
 
 /// The outline of a box centred in a `w` × `h` picture, `share` of its sides, as a tile facing
 /// `orientation` (corners clockwise from the top left of the face).
@@ -27,6 +41,46 @@ fn centred(w: f32, h: f32, share: f32, orientation: Orientation) -> [[f32; 2]; 4
         Orientation::Down => [br, bl, tl, tr],
         Orientation::Left => [bl, tl, tr, br],
     }
+}
+
+/// The outline of a face of `FACE_ASPECT` centred in a `w` × `h` picture, its top turned
+/// `degrees` clockwise from the picture's top, `fit` of the largest such face the picture
+/// holds (corners clockwise from the top left of the face).
+fn turned_face(w: f32, h: f32, degrees: f32, fit: f32) -> [[f32; 2]; 4] {
+    let (sin, cos) = degrees.to_radians().sin_cos();
+    // The face's upright box, its height 1, turned: the box around it.
+    let (bw, bh) = (
+        FACE_ASPECT * cos.abs() + sin.abs(),
+        FACE_ASPECT * sin.abs() + cos.abs(),
+    );
+    let height = fit * (w / bw).min(h / bh);
+    let (half_w, half_h) = (FACE_ASPECT * height / 2.0, height / 2.0);
+    let (cx, cy) = (w / 2.0, h / 2.0);
+    // Image y grows downwards: a clockwise turn of (x, y) is (x cos - y sin, x sin + y cos).
+    [
+        (-half_w, -half_h),
+        (half_w, -half_h),
+        (half_w, half_h),
+        (-half_w, half_h),
+    ]
+    .map(|(x, y)| [cx + x * cos - y * sin, cy + x * sin + y * cos])
+}
+
+/// Tile-shaped boxes centred in the picture, upright-ish and lying, slanted by `TURNS`.
+fn turned_boxes(w: f32, h: f32) -> impl Iterator<Item = Detection> {
+    TURNS.into_iter().flat_map(move |turn| {
+        [(0.0, Orientation::Up), (90.0, Orientation::Right)]
+            .into_iter()
+            .flat_map(move |(lying, orientation)| {
+                FITS.into_iter().map(move |fit| Detection {
+                    corners: turned_face(w, h, turn + lying, fit),
+                    score: 0.0,
+                    face_down: false,
+                    orientation,
+                    probs: Vec::new(),
+                })
+            })
+    })
 }
 
 impl Recognizer {
@@ -47,7 +101,7 @@ impl Recognizer {
         } else {
             Orientation::Up
         };
-        let mut boxes: Vec<Detection> = SHARES
+        let boxes: Vec<Detection> = SHARES
             .iter()
             .map(|&s| Detection {
                 corners: centred(w, h, s, orientation),
@@ -57,27 +111,22 @@ impl Recognizer {
                 probs: Vec::new(),
             })
             .collect();
-        let mut tm = Timings::default();
-        let p_none = self.read_faces(img, &mut boxes, &mut tm)?;
-        t.add_time(&tm);
-        let sure: Vec<Detection> = boxes
-            .into_iter()
-            .zip(p_none)
-            .filter(|(b, p)| *p < NOT_A_TILE && max(&b.probs) >= CONFIDENT)
-            .map(|(b, _)| b)
-            .collect();
         // The face of the surest reading; the outline of the smallest box read as that face
         // (the boxes go from the whole picture down).
+        let sure = self.sure_readings(img, boxes, t)?;
         let best = sure
             .iter()
             .max_by(|a, b| max(&a.probs).total_cmp(&max(&b.probs)))
             .and_then(|b| b.top());
-        let tile = best.and_then(|(face, _)| {
+        let mut tile = best.and_then(|(face, _)| {
             sure.iter()
                 .rev()
                 .find(|b| b.top().is_some_and(|(f, _)| f == face))
                 .cloned()
         });
+        if tile.is_none() {
+            tile = self.slanted_tile(img, t)?;
+        }
         Ok(tile.map(|mut tile| {
             tile.score = max(&tile.probs);
             let mut out: Vec<Detection> = found
@@ -87,6 +136,52 @@ impl Recognizer {
                 .collect();
             out.push(tile);
             out
+        }))
+    }
+
+    /// The boxes read as a sure face, and not as "not a tile".
+    fn sure_readings(
+        &mut self,
+        img: &image::RgbImage,
+        mut boxes: Vec<Detection>,
+        t: &mut Timings,
+    ) -> Result<Vec<Detection>, VisionError> {
+        let mut tm = Timings::default();
+        let p_none = self.read_faces(img, &mut boxes, &mut tm)?;
+        t.add_time(&tm);
+        Ok(boxes
+            .into_iter()
+            .zip(p_none)
+            .filter(|(b, p)| *p < NOT_A_TILE && max(&b.probs) >= CONFIDENT)
+            .map(|(b, _)| b)
+            .collect())
+    }
+
+    /// A slanted tile filling the picture: the face that most tile-shaped boxes (at least
+    /// `VOTES`) read as sure, with the outline of its surest reading.
+    fn slanted_tile(
+        &mut self,
+        img: &image::RgbImage,
+        t: &mut Timings,
+    ) -> Result<Option<Detection>, VisionError> {
+        let (w, h) = (img.width() as f32, img.height() as f32);
+        let sure = self.sure_readings(img, turned_boxes(w, h).collect(), t)?;
+        let votes = |face: Face| {
+            sure.iter()
+                .filter(|b| b.top().is_some_and(|(f, _)| f == face))
+                .count()
+        };
+        let surest = |a: &&Detection, b: &&Detection| max(&a.probs).total_cmp(&max(&b.probs));
+        let face = sure
+            .iter()
+            .filter_map(|b| b.top().map(|(f, _)| f))
+            .filter(|&f| votes(f) >= VOTES)
+            .max_by_key(|&f| votes(f));
+        Ok(face.and_then(|face| {
+            sure.iter()
+                .filter(|b| b.top().is_some_and(|(f, _)| f == face))
+                .max_by(surest)
+                .cloned()
         }))
     }
 }
@@ -107,6 +202,43 @@ mod tests {
         let right = centred(100.0, 200.0, 0.5, Orientation::Right);
         assert_eq!(right[0], [75.0, 50.0]);
         assert_eq!(right[1], [75.0, 150.0]);
+    }
+
+    /// A turned face keeps its sides (width 3/4 of its height), turns clockwise, fits the
+    /// picture and is centred in it.
+    #[test]
+    fn a_turned_face_fits_the_picture_with_its_own_sides() {
+        let dist = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).hypot(a[1] - b[1]);
+        for turn in [-30.0, 0.0, 15.0, 120.0] {
+            let c = turned_face(1600.0, 1200.0, turn, 1.0);
+            let (top, side) = (dist(c[0], c[1]), dist(c[1], c[2]));
+            assert!(
+                (top / side - FACE_ASPECT).abs() < 1e-3,
+                "{turn}: {top} {side}"
+            );
+            for p in c {
+                assert!(
+                    p[0] > -0.5 && p[0] < 1600.5 && p[1] > -0.5 && p[1] < 1200.5,
+                    "{turn}"
+                );
+            }
+            let centre = [0, 1, 2, 3]
+                .map(|i| c[i])
+                .iter()
+                .fold([0.0, 0.0], |m, p| [m[0] + p[0] / 4.0, m[1] + p[1] / 4.0]);
+            assert!(dist(centre, [800.0, 600.0]) < 1e-2);
+            // The face's top edge points along the turn: clockwise in picture coordinates.
+            let along = (c[1][1] - c[0][1]).atan2(c[1][0] - c[0][0]).to_degrees();
+            let diff = (along - turn).rem_euclid(360.0);
+            assert!(!(1e-2..=360.0 - 1e-2).contains(&diff), "{turn}: {along}");
+        }
+        // Upright in a tall picture, the face fills its height.
+        let c = turned_face(1200.0, 1600.0, 0.0, 1.0);
+        assert!((dist(c[1], c[2]) - 1600.0).abs() < 1e-2);
+        // Every box is tile-shaped, lying ones sideways.
+        let boxes: Vec<Detection> = turned_boxes(1600.0, 1200.0).collect();
+        assert_eq!(boxes.len(), TURNS.len() * 2 * FITS.len());
+        assert!(boxes.iter().any(|b| b.orientation.is_sideways()));
     }
 
     fn tile(corners: [[f32; 2]; 4]) -> Detection {
