@@ -84,8 +84,9 @@ fn turned_boxes(w: f32, h: f32) -> impl Iterator<Item = Detection> {
 }
 
 impl Recognizer {
-    /// The picture read as one tile filling it, when a centred box reads as a sure face; the
-    /// tiles found inside that box are replaced by it. `None` when no box is sure.
+    /// The picture read as one tile filling it, when a centred box of the picture's shape
+    /// reads as a sure face, else when slanted tile-shaped boxes agree on one; the tiles found
+    /// inside that box are replaced by it. `None` when neither gives a tile.
     pub(super) fn one_tile_filling(
         &mut self,
         img: &image::RgbImage,
