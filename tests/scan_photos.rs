@@ -36,6 +36,25 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The faces `suanfan scan` reads in a picture, in its JSON order ("?" for a face-down tile).
+fn faces_read(path: &Path) -> Vec<String> {
+    let out = scan(&[path.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["tile"].as_str().unwrap_or("?").to_string())
+        .collect()
+}
+
+/// The sample photo of a concealed hand, whose tiles the close-up tests cut out.
+fn concealed_sample() -> image::RgbImage {
+    image::open(repo().join("datasets/samples/hand-concealed.jpg"))
+        .unwrap()
+        .to_rgb8()
+}
+
 fn canonical(text: &str) -> String {
     common::canonical(&suanfan::notation::parse(text).unwrap().hand)
 }
@@ -340,8 +359,7 @@ fn a_tile_photographed_so_close_that_its_edges_are_cut_is_read() {
     if !runtime() {
         return;
     }
-    let sample = repo().join("datasets/samples/hand-concealed.jpg");
-    let img = image::open(&sample).unwrap().to_rgb8();
+    let img = concealed_sample();
     let dir = std::env::temp_dir().join(format!("suanfan-closeup-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // The tile's box in the sample photo, and the share of its sides cut away on each side.
@@ -360,14 +378,7 @@ fn a_tile_photographed_so_close_that_its_edges_are_cut_is_read() {
         let big = image::imageops::resize(&crop, 1200, 1600, image::imageops::FilterType::Triangle);
         let path = dir.join(format!("{face}.jpg"));
         big.save(&path).unwrap();
-        let out = scan(&[path.to_str().unwrap(), "--format", "json"]);
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let read: Vec<&str> = v["tiles"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["tile"].as_str().unwrap_or("?"))
-            .collect();
+        let read = faces_read(&path);
         if read != [face] {
             wrong.push(format!("{face}: read {read:?}"));
         }
@@ -427,8 +438,7 @@ fn a_close_up_of_a_slanted_tile_among_others_is_read() {
     if !runtime() {
         return;
     }
-    let sample = repo().join("datasets/samples/hand-concealed.jpg");
-    let img = image::open(&sample).unwrap().to_rgb8();
+    let img = concealed_sample();
     let dir = std::env::temp_dir().join(format!("suanfan-slanted-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (cx, cy, side) = (742.5, 247.0, 90.0 * 1.3);
@@ -438,20 +448,11 @@ fn a_close_up_of_a_slanted_tile_among_others_is_read() {
         slanted_closeup(&img, cx, cy, degrees, side)
             .save(&path)
             .unwrap();
-        let out = scan(&[path.to_str().unwrap(), "--format", "json"]);
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let read: Vec<&str> = v["tiles"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["tile"].as_str().unwrap_or("?"))
-            .collect();
+        let read = faces_read(&path);
         if read != ["1s"] {
             wrong.push(format!("turned {degrees}°: read {read:?}"));
         }
     }
-    if std::env::var_os("SUANFAN_KEEP_TEST_PICTURES").is_none() {
-        std::fs::remove_dir_all(&dir).ok();
-    }
+    std::fs::remove_dir_all(&dir).ok();
     assert!(wrong.is_empty(), "{wrong:?}");
 }
