@@ -52,7 +52,7 @@ fn boolean(out: &mut Vec<u8>, b: bool) {
 }
 
 /// Appends the answer: `id` is the line's id as written (an integer or a plain string).
-pub fn write(out: &mut Vec<u8>, id: Option<&str>, t: &Tally) {
+pub fn write(out: &mut Vec<u8>, id: Option<&[u8]>, t: &Tally) {
     out.extend_from_slice(b"{\"fans\":[");
     for (k, &(fan, points, count)) in t.fans().iter().enumerate() {
         if k > 0 {
@@ -67,7 +67,7 @@ pub fn write(out: &mut Vec<u8>, id: Option<&str>, t: &Tally) {
     out.extend_from_slice(b"]");
     if let Some(id) = id {
         out.extend_from_slice(b",\"id\":");
-        out.extend_from_slice(id.as_bytes());
+        out.extend_from_slice(id);
     }
     out.extend_from_slice(b",\"meets_8\":");
     boolean(out, t.meets_minimum);

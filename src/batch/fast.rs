@@ -16,7 +16,7 @@ const MAX_DEPTH: usize = 64;
 pub struct FastLine<'a> {
     pub ctx: WinContext,
     /// The id as it is written in the line (an integer or a plain string, quotes included).
-    pub id: Option<&'a str>,
+    pub id: Option<&'a [u8]>,
 }
 
 const LOW: u64 = 0x0101_0101_0101_0101;
@@ -34,17 +34,18 @@ fn bytes_below(x: u64, n: u8) -> u64 {
     x.wrapping_sub(LOW * u64::from(n)) & !x & HIGH
 }
 
-/// A cursor over the bytes of one line.
+/// A cursor over the bytes of one line. The line need not be UTF-8: outside strings a byte
+/// over 127 is a syntax error (left to `serde_json`), and a string holding such bytes is
+/// checked as UTF-8 when it is read.
 struct Cur<'a> {
-    s: &'a str,
+    b: &'a [u8],
     i: usize,
 }
 
 impl<'a> Cur<'a> {
     fn ws(&mut self) {
-        let b = self.s.as_bytes();
         // Every byte of a token is above the space: one test in the usual case.
-        while let Some(&c) = b.get(self.i)
+        while let Some(&c) = self.b.get(self.i)
             && c <= b' '
             && matches!(c, b' ' | b'\t' | b'\n' | b'\r')
         {
@@ -54,18 +55,25 @@ impl<'a> Cur<'a> {
 
     fn peek(&mut self) -> Option<u8> {
         self.ws();
-        self.s.as_bytes().get(self.i).copied()
+        self.b.get(self.i).copied()
     }
 
     fn eat(&mut self, c: u8) -> Option<()> {
         (self.peek()? == c).then(|| self.i += 1)
     }
 
-    /// A string without escapes or control characters, without its quotes.
-    fn string(&mut self) -> Option<&'a str> {
+    /// A string without escapes or control characters, without its quotes; valid UTF-8.
+    fn string(&mut self) -> Option<&'a [u8]> {
         self.eat(b'"')?;
-        let b = self.s.as_bytes();
+        self.string_body()
+    }
+
+    /// The rest of a string whose opening quote the cursor has just passed.
+    fn string_body(&mut self) -> Option<&'a [u8]> {
+        let b = self.b;
         let start = self.i;
+        // The high bits of the string's bytes: any set means UTF-8 to check.
+        let mut high = 0u64;
         // Eight bytes at a time to the first quote, backslash or control character (the
         // lowest marked byte is exact), then byte by byte near the end of the line.
         while let Some(w) = b.get(self.i..self.i + 8) {
@@ -74,48 +82,67 @@ impl<'a> Cur<'a> {
             let x = u64::from_le_bytes(a);
             let special = bytes_equal(x, b'"') | bytes_equal(x, b'\\') | bytes_below(x, 0x20);
             if special != 0 {
-                self.i += special.trailing_zeros() as usize / 8;
-                if b[self.i] != b'"' {
-                    return None;
-                }
-                let out = self.s.get(start..self.i)?;
-                self.i += 1;
-                return Some(out);
+                let k = special.trailing_zeros() as usize / 8;
+                // Only the bytes before the mark belong to the string.
+                high |= if k == 0 {
+                    0
+                } else {
+                    x & u64::MAX >> (64 - 8 * k)
+                };
+                self.i += k;
+                return self.string_end(start, high);
             }
+            high |= x;
             self.i += 8;
         }
         loop {
             match *b.get(self.i)? {
                 b'"' => break,
-                b'\\' => return None,
-                c if c < 0x20 => return None,
-                _ => self.i += 1,
+                c if c < 0x20 || c == b'\\' => return None,
+                c => high |= u64::from(c),
             }
+            self.i += 1;
         }
-        let out = self.s.get(start..self.i)?;
+        self.string_end(start, high)
+    }
+
+    /// The string from `start` to the cursor, which must be at its closing quote.
+    fn string_end(&mut self, start: usize, high: u64) -> Option<&'a [u8]> {
+        if self.b.get(self.i) != Some(&b'"') {
+            return None;
+        }
+        let out = &self.b[start..self.i];
+        if high & HIGH != 0 {
+            std::str::from_utf8(out).ok()?;
+        }
         self.i += 1;
         Some(out)
     }
 
-    fn literal(&mut self, word: &str) -> Option<()> {
+    /// A string as text.
+    fn text(&mut self) -> Option<&'a str> {
+        std::str::from_utf8(self.string()?).ok()
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
         self.ws();
-        self.s[self.i..]
+        self.b[self.i..]
             .starts_with(word)
             .then(|| self.i += word.len())
     }
 
     fn boolean(&mut self) -> Option<bool> {
         match self.peek()? {
-            b't' => self.literal("true").map(|_| true),
-            b'f' => self.literal("false").map(|_| false),
+            b't' => self.literal(b"true").map(|_| true),
+            b'f' => self.literal(b"false").map(|_| false),
             _ => None,
         }
     }
 
     /// The text of a JSON number; `integer` refuses fractions and exponents.
-    fn number(&mut self, integer: bool) -> Option<&'a str> {
+    fn number(&mut self, integer: bool) -> Option<&'a [u8]> {
         self.ws();
-        let b = self.s.as_bytes();
+        let b = self.b;
         let start = self.i;
         if b.get(self.i) == Some(&b'-') {
             self.i += 1;
@@ -144,29 +171,80 @@ impl<'a> Cur<'a> {
         if matches!(b.get(self.i), Some(b'e' | b'E')) {
             return None;
         }
-        self.s.get(start..self.i)
+        b.get(start..self.i)
     }
 
     fn small(&mut self) -> Option<u8> {
-        self.number(true)?.parse().ok()
+        std::str::from_utf8(self.number(true)?).ok()?.parse().ok()
     }
 
-    /// Steps over any value (checking it as far as `serde_json` would).
+    /// Steps over any value, checking it as far as `serde_json` would; the value is at
+    /// nesting `depth`. One loop with a bit per open container (1: object) instead of a call
+    /// per value.
     fn skip(&mut self, depth: usize) -> Option<()> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        match self.peek()? {
-            b'"' => self.string().map(|_| ()),
-            b't' | b'f' => self.boolean().map(|_| ()),
-            b'n' => self.literal("null"),
-            b'[' => {
-                self.i += 1;
-                self.items(|c| c.skip(depth + 1))
+        let mut open = 0u64;
+        let mut level = 0usize;
+        loop {
+            // A value.
+            if depth + level > MAX_DEPTH {
+                return None;
             }
-            b'{' => self.object(|c, _| c.skip(depth + 1)),
-            _ => self.number(false).map(|_| ()),
+            match self.peek()? {
+                b'"' => {
+                    self.i += 1;
+                    self.string_body()?;
+                }
+                b't' | b'f' => {
+                    self.boolean()?;
+                }
+                b'n' => self.literal(b"null")?,
+                c @ (b'[' | b'{') => {
+                    self.i += 1;
+                    let close = if c == b'[' { b']' } else { b'}' };
+                    if self.peek()? == close {
+                        self.i += 1;
+                    } else {
+                        open = open << 1 | u64::from(c == b'{');
+                        level += 1;
+                        if c == b'{' {
+                            self.key()?;
+                        }
+                        continue;
+                    }
+                }
+                _ => {
+                    self.number(false)?;
+                }
+            }
+            // After a value: close what ends here, then a comma and the next value.
+            loop {
+                if level == 0 {
+                    return Some(());
+                }
+                let object = open & 1 == 1;
+                match self.peek()? {
+                    b',' => {
+                        self.i += 1;
+                        if object {
+                            self.key()?;
+                        }
+                        break;
+                    }
+                    b'}' if object => {}
+                    b']' if !object => {}
+                    _ => return None,
+                }
+                self.i += 1;
+                open >>= 1;
+                level -= 1;
+            }
         }
+    }
+
+    /// A member's key and its colon.
+    fn key(&mut self) -> Option<()> {
+        self.string()?;
+        self.eat(b':')
     }
 
     /// The items of an array after its `[`, each read by `item`.
@@ -189,7 +267,7 @@ impl<'a> Cur<'a> {
     }
 
     /// The members of an object, each value read by `member` given its key.
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
         self.eat(b'{')?;
         if self.peek()? == b'}' {
             self.i += 1;
@@ -219,7 +297,7 @@ impl<'a> Cur<'a> {
     /// text), any other string through `string`.
     fn tile(&mut self) -> Option<Tile> {
         self.ws();
-        let b = self.s.as_bytes();
+        let b = self.b;
         let i = self.i;
         if b.get(i) == Some(&b'"') {
             for len in [2, 1] {
@@ -230,11 +308,11 @@ impl<'a> Cur<'a> {
                 }
             }
         }
-        Tile::parse(self.string()?).ok()
+        Tile::from_code(self.string()?)
     }
 
     /// An id: an integer or a plain string, as written.
-    fn id(&mut self) -> Option<&'a str> {
+    fn id(&mut self) -> Option<&'a [u8]> {
         let start = {
             self.ws();
             self.i
@@ -246,12 +324,12 @@ impl<'a> Cur<'a> {
             // serde_json writes these back differently (-0 as 0, huge integers as floats).
             _ => {
                 let n = self.number(true)?;
-                if n == "-0" || n.len() > 18 {
+                if n == b"-0" || n.len() > 18 {
                     return None;
                 }
             }
         }
-        self.s.get(start..self.i)
+        self.b.get(start..self.i)
     }
 }
 
@@ -259,7 +337,7 @@ impl<'a> Cur<'a> {
 #[derive(Default)]
 struct Fields<'a> {
     seen: u32,
-    id: Option<&'a str>,
+    id: Option<&'a [u8]>,
     ctx: WinContext,
     has_concealed: bool,
     has_win: bool,
@@ -273,14 +351,19 @@ impl<'a> Fields<'a> {
 }
 
 /// Reads one hand field into `f` and `hand`; `Some(false)` when `key` is not a hand field.
-fn hand_field<'a>(c: &mut Cur<'a>, key: &str, f: &mut Fields<'a>, hand: &mut Hand) -> Option<bool> {
-    let wind = |c: &mut Cur| Wind::parse(c.string()?);
+fn hand_field<'a>(
+    c: &mut Cur<'a>,
+    key: &[u8],
+    f: &mut Fields<'a>,
+    hand: &mut Hand,
+) -> Option<bool> {
+    let wind = |c: &mut Cur| Wind::parse(c.text()?);
     match key {
-        "id" => {
+        b"id" => {
             f.once(1)?;
             f.id = Some(c.id()?);
         }
-        "melds" => {
+        b"melds" => {
             f.once(2)?;
             c.eat(b'[')?;
             c.items(|c| {
@@ -288,7 +371,7 @@ fn hand_field<'a>(c: &mut Cur<'a>, key: &str, f: &mut Fields<'a>, hand: &mut Han
                 (hand.melds.len() <= 4).then_some(())
             })?;
         }
-        "concealed" => {
+        b"concealed" => {
             f.once(4)?;
             c.eat(b'[')?;
             c.tiles(|t| {
@@ -297,36 +380,36 @@ fn hand_field<'a>(c: &mut Cur<'a>, key: &str, f: &mut Fields<'a>, hand: &mut Han
             })?;
             f.has_concealed = true;
         }
-        "win_tile" => {
+        b"win_tile" => {
             f.once(8)?;
             hand.win_tile = c.tile()?;
             f.has_win = true;
         }
-        "self_drawn" => {
+        b"self_drawn" => {
             f.once(16)?;
             f.ctx.self_drawn = c.boolean()?;
         }
-        "fourth_tile" => {
+        b"fourth_tile" => {
             f.once(32)?;
             f.ctx.fourth_tile = c.boolean()?;
         }
-        "kong_related" => {
+        b"kong_related" => {
             f.once(64)?;
             f.ctx.kong = c.boolean()?;
         }
-        "last_tile" => {
+        b"last_tile" => {
             f.once(128)?;
             f.ctx.last_tile = c.boolean()?;
         }
-        "seat_wind" => {
+        b"seat_wind" => {
             f.once(256)?;
             f.ctx.seat_wind = wind(c)?;
         }
-        "prevalent_wind" => {
+        b"prevalent_wind" => {
             f.once(512)?;
             f.ctx.prevalent_wind = wind(c)?;
         }
-        "flowers" => {
+        b"flowers" => {
             f.once(1024)?;
             f.ctx.flowers = c.small()?;
         }
@@ -343,11 +426,11 @@ fn meld(c: &mut Cur) -> Option<crate::scoring::Meld> {
     let mut claimed = None;
     let mut from = None;
     c.object(|c, key| match key {
-        "type" if kind.is_none() => {
-            kind = Some(c.string()?);
+        b"type" if kind.is_none() => {
+            kind = Some(c.text()?);
             Some(())
         }
-        "tiles" if n.is_none() => {
+        b"tiles" if n.is_none() => {
             let mut k = 0;
             c.eat(b'[')?;
             c.tiles(|t| {
@@ -361,29 +444,29 @@ fn meld(c: &mut Cur) -> Option<crate::scoring::Meld> {
             n = Some(k);
             Some(())
         }
-        "claimed" if claimed.is_none() => {
+        b"claimed" if claimed.is_none() => {
             claimed = Some(c.small()?);
             Some(())
         }
-        "from" if from.is_none() => {
-            from = Some(c.string()?);
+        b"from" if from.is_none() => {
+            from = Some(c.text()?);
             Some(())
         }
-        "type" | "tiles" | "claimed" | "from" => None,
+        b"type" | b"tiles" | b"claimed" | b"from" => None,
         _ => c.skip(1),
     })?;
     meld_of(kind?, &mut tiles[..n?], claimed, from).ok()
 }
 
 /// Reads a batch line into `hand` (cleared first). `None`: leave the line to `serde_json`.
-pub fn read_line<'a>(line: &'a str, hand: &mut Hand) -> Option<FastLine<'a>> {
+pub fn read_line<'a>(line: &'a [u8], hand: &mut Hand) -> Option<FastLine<'a>> {
     hand.melds.clear();
     hand.concealed.clear();
-    let mut c = Cur { s: line, i: 0 };
+    let mut c = Cur { b: line, i: 0 };
     let mut top = Fields::default();
     let mut inner: Option<Fields> = None;
     c.object(|c, key| {
-        if key == "hand" {
+        if key == b"hand" {
             if inner.is_some() || top.seen & !1 != 0 {
                 return None;
             }
@@ -400,7 +483,7 @@ pub fn read_line<'a>(line: &'a str, hand: &mut Hand) -> Option<FastLine<'a>> {
             inner = Some(f);
             return Some(());
         }
-        if inner.is_some() && key != "id" {
+        if inner.is_some() && key != b"id" {
             // After "hand", the top object's other members are not read by serde's path.
             return c.skip(1);
         }

@@ -663,6 +663,31 @@ fn knitted_sequences() -> impl Iterator<Item = [Tile; 9]> {
     })
 }
 
+/// A bit per tile (by index) of each knitted straight of `knitted_sequences`, in its order.
+const KNITTED_MASKS: [u64; 6] = {
+    // Tile indices: characters from 0, bamboo from 9, dots from 18.
+    const ORDERS: [[u32; 3]; 6] = [
+        [0, 9, 18],
+        [0, 18, 9],
+        [9, 0, 18],
+        [9, 18, 0],
+        [18, 0, 9],
+        [18, 9, 0],
+    ];
+    let mut masks = [0u64; 6];
+    let mut i = 0;
+    while i < 6 {
+        let mut k = 0;
+        while k < 3 {
+            // Ranks k+1, k+4, k+7 of the k-th suit of the order.
+            masks[i] |= 0b100_1001 << k << ORDERS[i][k];
+            k += 1;
+        }
+        i += 1;
+    }
+    masks
+};
+
 /// 七对 / 连七对, 全不靠 / 七星不靠, 十三幺 (concealed hands only).
 fn special_shape(info: &Info) -> Option<(Reading, FanCounts)> {
     let rules = info.rules;
@@ -827,13 +852,10 @@ fn knitted_straight(info: &Info) -> Option<(Reading, FanCounts)> {
 /// The knitted straight held standing, what is left of the standing tiles without it, and the
 /// one division of the rest (with a meld, if any) into a fourth set and a pair.
 fn knitted_division(info: &Info) -> Option<([Tile; 9], Counts, [Set; 5])> {
-    // Quick test: a knitted straight needs three tiles of each suit, none adjacent. (`present`
-    // also counts a meld's tiles, so a few more hands pass; the search below decides.)
+    // Quick test: the nine tiles of one knitted straight are held. (`present` also counts a
+    // meld's tiles, so a few more hands pass; the search below decides.)
     let held = info.present;
-    if (held & 0x1FF).count_ones() < 3
-        || (held >> 9 & 0x1FF).count_ones() < 3
-        || (held >> 18 & 0x1FF).count_ones() < 3
-    {
+    if !KNITTED_MASKS.iter().any(|&m| m & !held == 0) {
         return None;
     }
     let c = &info.standing;
@@ -1894,6 +1916,15 @@ mod tests {
             x ^= x << 17;
             x % n
         }
+    }
+
+    /// The constant masks are the tiles of the knitted straights, in the same order.
+    #[test]
+    fn knitted_masks_hold_the_knitted_straights() {
+        let from_tiles: Vec<u64> = knitted_sequences()
+            .map(|seq| seq.iter().fold(0u64, |m, t| m | 1 << t.index()))
+            .collect();
+        assert_eq!(from_tiles, KNITTED_MASKS.to_vec());
     }
 
     /// The exclusion table walked entry by entry, as the rulebook reads.

@@ -268,6 +268,10 @@ const ELEMENTARY_EXCLUSIONS: &[Exclusion] = &[
 
 impl RuleSet {
     pub fn preset(p: Preset) -> RuleSet {
+        PRESETS[p as usize]
+    }
+
+    const fn make_preset(p: Preset) -> RuleSet {
         let mil = RuleSet {
             preset: Preset::Mil,
             minimum: 8,
@@ -375,6 +379,14 @@ impl fmt::Display for RuleSet {
     }
 }
 
+/// The presets, in the order of `Preset`'s variants (`Preset::ALL`).
+static PRESETS: [RuleSet; 4] = [
+    RuleSet::make_preset(Preset::Mil),
+    RuleSet::make_preset(Preset::Wmo2006),
+    RuleSet::make_preset(Preset::China1998),
+    RuleSet::make_preset(Preset::Elementary),
+];
+
 /// A rule set turned into bit masks for the hot loop.
 #[derive(Clone, Debug)]
 pub(crate) struct Compiled {
@@ -424,11 +436,8 @@ impl RuleSet {
             OnceLock::new(),
             OnceLock::new(),
         ];
-        let i = Preset::ALL
-            .iter()
-            .position(|p| *p == self.preset)
-            .unwrap_or(0);
-        if *self == RuleSet::preset(self.preset) {
+        let i = self.preset as usize;
+        if *self == PRESETS[i] {
             Cow::Borrowed(CACHE[i].get_or_init(|| self.compile()))
         } else {
             Cow::Owned(self.compile())
