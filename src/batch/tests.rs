@@ -187,3 +187,90 @@ fn long_lines_and_bad_bytes_get_an_error_answer() {
     assert!(lines[0].contains("line 1: longer than"), "{}", lines[0]);
     assert!(lines[1].contains("line 2: not valid UTF-8"), "{}", lines[1]);
 }
+
+/// The values after a corpus line's hand are stepped over by one loop: well-formed ones of
+/// every kind and depth are answered fast, and every malformed one, or one too deep, gets the
+/// reference's answer (its error) all the same.
+#[test]
+fn values_stepped_over_are_checked_as_serde_would() {
+    let base = hand_line(HANDS[1]);
+    let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    let tails = [
+        "\"fans\": [{\"name\": \"门前清\", \"points\": 2}, {}], \"ok\": true".to_string(),
+        "\"x\": [[], {}, [{\"a\": [null, false, -1.5, 0, \"\"]}]]".to_string(),
+        format!("\"x\": {}", deep(60)),
+        format!("\"x\": {}", deep(70)),
+        format!("\"x\": {}", deep(200)),
+        "\"x\": [1,]".to_string(),
+        "\"x\": [1 2]".to_string(),
+        "\"x\": {\"a\" 1}".to_string(),
+        "\"x\": {\"a\": 1,}".to_string(),
+        "\"x\": {1: 2}".to_string(),
+        "\"x\": [}".to_string(),
+        "\"x\": {]".to_string(),
+        "\"x\": [1".to_string(),
+        "\"x\": 01".to_string(),
+        "\"x\": 1e5".to_string(),
+        "\"x\": tru".to_string(),
+        "\"x\": \"a\\nb\"".to_string(),
+        "\"x\": \"a\tb\"".to_string(),
+    ];
+    for (k, tail) in tails.iter().enumerate() {
+        let line = format!("{{\"hand\": {base}, {tail}}}");
+        assert_eq!(fast_answer(&line, k + 1), reference(&line, k + 1), "{line}");
+    }
+    let fast = format!("{{\"hand\": {base}, {}}}", tails[0]);
+    assert!(fast::read_line(fast.as_bytes(), &mut empty_hand()).is_some());
+    let too_deep = format!("{{\"hand\": {base}, {}}}", tails[4]);
+    assert!(fast::read_line(too_deep.as_bytes(), &mut empty_hand()).is_none());
+}
+
+/// UTF-8 is checked inside strings only: bad bytes in a string that is read or stepped over,
+/// or outside strings, send the line the reference way, which answers "not valid UTF-8".
+#[test]
+fn bad_utf8_anywhere_in_a_line_is_reported() {
+    let base = hand_line(HANDS[2]);
+    let lines: Vec<Vec<u8>> = vec![
+        format!("{{\"hand\": {base}, \"x\": \"ab\u{00e9}\"}}").into_bytes(),
+        [
+            format!("{{\"hand\": {base}, \"x\": \"ab").as_bytes(),
+            b"\xe9\xff",
+            b"cdefghijk\"}",
+        ]
+        .concat(),
+        [
+            format!("{{\"id\": \"").as_bytes(),
+            b"\xc3",
+            b"\", \"hand\": ",
+            base.as_bytes(),
+            b"}",
+        ]
+        .concat(),
+        [
+            format!("{{\"hand\": {base}, \"x\": ").as_bytes(),
+            b"\xe9",
+            b"}",
+        ]
+        .concat(),
+    ];
+    for (k, line) in lines.iter().enumerate() {
+        let mut out = Vec::new();
+        let mut hand = empty_hand();
+        answer_line(
+            line,
+            Kind::Text,
+            k + 1,
+            &RuleSet::default(),
+            &mut hand,
+            &mut out,
+        );
+        let text = String::from_utf8(out).unwrap_or_default();
+        let valid = std::str::from_utf8(line).is_ok();
+        if valid {
+            assert!(text.contains("\"ok\":true"), "{text}");
+        } else {
+            assert!(text.contains("not valid UTF-8"), "{text}");
+            assert!(fast::read_line(line, &mut hand).is_none());
+        }
+    }
+}
