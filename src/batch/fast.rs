@@ -34,6 +34,22 @@ fn bytes_below(x: u64, n: u8) -> u64 {
     x.wrapping_sub(LOW * u64::from(n)) & !x & HIGH
 }
 
+/// Whether `s` is UTF-8. Characters of one to three bytes whose every continuation is
+/// valid whatever it is (most Chinese text: lead bytes E1–EC, EE, EF) are stepped over here;
+/// from any other byte on, `std` decides.
+pub(super) fn utf8_ok(s: &[u8]) -> bool {
+    let cont = |i: usize| s.get(i).is_some_and(|&c| c & 0xC0 == 0x80);
+    let mut i = 0;
+    while let Some(&c) = s.get(i) {
+        match c {
+            0..=0x7F => i += 1,
+            0xE1..=0xEC | 0xEE | 0xEF if cont(i + 1) && cont(i + 2) => i += 3,
+            _ => return std::str::from_utf8(&s[i..]).is_ok(),
+        }
+    }
+    true
+}
+
 /// A cursor over the bytes of one line. The line need not be UTF-8: outside strings a byte
 /// over 127 is a syntax error (left to `serde_json`), and a string holding such bytes is
 /// checked as UTF-8 when it is read.
@@ -112,8 +128,8 @@ impl<'a> Cur<'a> {
             return None;
         }
         let out = &self.b[start..self.i];
-        if high & HIGH != 0 {
-            std::str::from_utf8(out).ok()?;
+        if high & HIGH != 0 && !utf8_ok(out) {
+            return None;
         }
         self.i += 1;
         Some(out)

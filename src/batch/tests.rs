@@ -274,3 +274,26 @@ fn bad_utf8_anywhere_in_a_line_is_reported() {
         }
     }
 }
+
+/// The short UTF-8 check agrees with `std` on random bytes weighted towards lead and
+/// continuation bytes, and on every Chinese fan name.
+#[test]
+fn short_utf8_check_agrees_with_std() {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let pool = [
+        b'a', 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xC3, 0xE0, 0xE1, 0xE9, 0xED, 0xEF, 0xF0, 0xF4, 0xFF,
+    ];
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let len = (x % 9) as usize;
+        let s: Vec<u8> = (0..len)
+            .map(|k| pool[((x >> (8 + 5 * k)) % pool.len() as u64) as usize])
+            .collect();
+        assert_eq!(fast::utf8_ok(&s), std::str::from_utf8(&s).is_ok(), "{s:x?}");
+    }
+    for f in crate::scoring::Fan::ALL {
+        assert!(fast::utf8_ok(f.zh().as_bytes()), "{}", f.zh());
+    }
+}
