@@ -239,7 +239,7 @@ fn bad_utf8_anywhere_in_a_line_is_reported() {
         ]
         .concat(),
         [
-            format!("{{\"id\": \"").as_bytes(),
+            "{\"id\": \"".as_bytes(),
             b"\xc3",
             b"\", \"hand\": ",
             base.as_bytes(),
