@@ -100,11 +100,7 @@ impl<'a> Cur<'a> {
             if special != 0 {
                 let k = special.trailing_zeros() as usize / 8;
                 // Only the bytes before the mark belong to the string.
-                high |= if k == 0 {
-                    0
-                } else {
-                    x & u64::MAX >> (64 - 8 * k)
-                };
+                high |= x & !(u64::MAX << (8 * k));
                 self.i += k;
                 return self.string_end(start, high);
             }

@@ -642,17 +642,20 @@ fn tile_hogs(counts: &Counts, kongs: u8) -> u8 {
 // ---------------------------------------------------------------------------------------------
 // Special shapes.
 
+/// The suit orders of the knitted straights: 147 of the first suit, 258 of the second, 369
+/// of the third.
+const KNITTED_ORDERS: [[Suit; 3]; 6] = [
+    [Suit::Characters, Suit::Bamboo, Suit::Dots],
+    [Suit::Characters, Suit::Dots, Suit::Bamboo],
+    [Suit::Bamboo, Suit::Characters, Suit::Dots],
+    [Suit::Bamboo, Suit::Dots, Suit::Characters],
+    [Suit::Dots, Suit::Characters, Suit::Bamboo],
+    [Suit::Dots, Suit::Bamboo, Suit::Characters],
+];
+
 /// The knitted straights 147 258 369 over the three suits, in the six suit orders.
 fn knitted_sequences() -> impl Iterator<Item = [Tile; 9]> {
-    const ORDERS: [[Suit; 3]; 6] = [
-        [Suit::Characters, Suit::Bamboo, Suit::Dots],
-        [Suit::Characters, Suit::Dots, Suit::Bamboo],
-        [Suit::Bamboo, Suit::Characters, Suit::Dots],
-        [Suit::Bamboo, Suit::Dots, Suit::Characters],
-        [Suit::Dots, Suit::Characters, Suit::Bamboo],
-        [Suit::Dots, Suit::Bamboo, Suit::Characters],
-    ];
-    ORDERS.into_iter().map(|o| {
+    KNITTED_ORDERS.into_iter().map(|o| {
         let mut seq = [Tile::E; 9];
         for (k, s) in o.iter().enumerate() {
             for j in 0..3 {
@@ -665,22 +668,17 @@ fn knitted_sequences() -> impl Iterator<Item = [Tile; 9]> {
 
 /// A bit per tile (by index) of each knitted straight of `knitted_sequences`, in its order.
 const KNITTED_MASKS: [u64; 6] = {
-    // Tile indices: characters from 0, bamboo from 9, dots from 18.
-    const ORDERS: [[u32; 3]; 6] = [
-        [0, 9, 18],
-        [0, 18, 9],
-        [9, 0, 18],
-        [9, 18, 0],
-        [18, 0, 9],
-        [18, 9, 0],
-    ];
     let mut masks = [0u64; 6];
     let mut i = 0;
     while i < 6 {
         let mut k = 0;
         while k < 3 {
+            let first = match Tile::numbered(KNITTED_ORDERS[i][k], 1) {
+                Some(t) => t.index(),
+                None => 0,
+            };
             // Ranks k+1, k+4, k+7 of the k-th suit of the order.
-            masks[i] |= 0b100_1001 << k << ORDERS[i][k];
+            masks[i] |= 0b100_1001 << k << first;
             k += 1;
         }
         i += 1;
