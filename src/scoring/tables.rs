@@ -138,6 +138,153 @@ fn base5(x: u64) -> u64 {
     (quads & 0xFFFF_FFFF) + (quads >> 32) * 625
 }
 
+/// Every way a numbered suit's counts split into sets (pungs and chows) and, when the suit
+/// holds 2 mod 3 tiles, one pair: the division search's per-suit lists. Only complete shapes
+/// (at most four sets and a pair, about 22,000 of them) are kept, in an open-addressed hash of
+/// 64 K slots on the suit's base-5 key (512 KB, held in a core's L2 cache).
+pub struct SplitTable {
+    /// 0 when empty; else the key + 1 (bits 0..21), the number of splits (bits 21..24) and the
+    /// first split's place in `splits` (bits 24..40).
+    slots: Vec<u64>,
+    /// Splits, encoded by `encode_split`, each shape's listed together.
+    splits: Vec<u32>,
+}
+
+/// Bits of a split: the number of sets (bits 0..3), the pair's rank index + 1 or 0 (bits 3..7),
+/// then five bits a set from bit 7: its lowest rank index (4 bits) and whether it is a chow.
+pub const SPLIT_SET_SHIFT: u32 = 7;
+
+const SPLIT_SLOTS_LOG2: u32 = 16;
+const KEY_BITS: u32 = 21;
+
+impl SplitTable {
+    /// The slot where probing for `key` starts (Fibonacci hashing).
+    #[inline]
+    fn home(key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SPLIT_SLOTS_LOG2)) as usize
+    }
+
+    /// The splits of a numbered suit's nine counts (none when a count is over 4 or the shape
+    /// is not complete).
+    #[inline]
+    pub fn get(&self, counts: &[u8]) -> &[u32] {
+        let mut low = [0u8; 8];
+        low.copy_from_slice(&counts[..8]);
+        let x = u64::from_le_bytes(low);
+        let ninth = counts[8];
+        if any_over_four(x) || ninth > 4 {
+            return &[];
+        }
+        let tag = base5(x) + u64::from(ninth) * 5u64.pow(8) + 1;
+        let mask = self.slots.len() - 1;
+        let mut i = Self::home(tag);
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 {
+                return &[];
+            }
+            if slot & ((1 << KEY_BITS) - 1) == tag {
+                let len = ((slot >> KEY_BITS) & 7) as usize;
+                let start = (slot >> 24) as usize;
+                return self.splits.get(start..start + len).unwrap_or(&[]);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn build() -> SplitTable {
+        // Every multiset of up to four sets (pungs of ranks 0..9, then chows from 0..7), in
+        // nondecreasing order, with or without a pair.
+        let mut by_key: std::collections::BTreeMap<u64, Vec<u32>> = Default::default();
+        let mut chosen = Vec::with_capacity(4);
+        let mut counts = [0u8; 9];
+        Self::collect(0, &mut chosen, &mut counts, &mut by_key);
+        let mut t = SplitTable {
+            slots: vec![0; 1 << SPLIT_SLOTS_LOG2],
+            splits: Vec::new(),
+        };
+        let mask = t.slots.len() - 1;
+        for (key, splits) in by_key {
+            let tag = key + 1;
+            let mut i = Self::home(tag);
+            while t.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            let start = t.splits.len() as u64;
+            t.slots[i] = tag | (splits.len() as u64) << KEY_BITS | start << 24;
+            t.splits.extend(splits);
+        }
+        t
+    }
+
+    /// Records the shape of `chosen` (sets as 0..9 pung ranks, 9..16 chow starts), bare and
+    /// with each pair, then extends it by one more set from `from` on.
+    fn collect(
+        from: usize,
+        chosen: &mut Vec<usize>,
+        counts: &mut [u8; 9],
+        by_key: &mut std::collections::BTreeMap<u64, Vec<u32>>,
+    ) {
+        for pair in [None].into_iter().chain((0..9).map(Some)) {
+            if let Some(p) = pair {
+                counts[p] += 2;
+            }
+            if counts.iter().all(|&c| c <= 4) {
+                let key = SuitTable::key(counts) as u64;
+                by_key
+                    .entry(key)
+                    .or_default()
+                    .push(encode_split(chosen, pair));
+            }
+            if let Some(p) = pair {
+                counts[p] -= 2;
+            }
+        }
+        if chosen.len() == 4 {
+            return;
+        }
+        for set in from..16 {
+            let ranks = if set < 9 {
+                [set; 3]
+            } else {
+                [set - 9, set - 8, set - 7]
+            };
+            for &r in &ranks {
+                counts[r] += 1;
+            }
+            if ranks.iter().all(|&r| counts[r] <= 4) {
+                chosen.push(set);
+                Self::collect(set, chosen, counts, by_key);
+                chosen.pop();
+            }
+            for &r in &ranks {
+                counts[r] -= 1;
+            }
+        }
+    }
+}
+
+/// A split's bits (see `SPLIT_SET_SHIFT`), its sets ordered as the division search finds
+/// them: by lowest rank, a pung before chows from the same rank.
+fn encode_split(chosen: &[usize], pair: Option<usize>) -> u32 {
+    let mut sets: Vec<u32> = chosen
+        .iter()
+        .map(|&s| if s < 9 { s as u32 } else { (s - 9) as u32 | 16 })
+        .collect();
+    sets.sort_by_key(|&s| ((s & 15) << 1) | (s >> 4));
+    let mut bits = chosen.len() as u32 | pair.map_or(0, |p| p as u32 + 1) << 3;
+    for (i, s) in sets.iter().enumerate() {
+        bits |= s << (SPLIT_SET_SHIFT + 5 * i as u32);
+    }
+    bits
+}
+
+/// The splits of numbered suits.
+pub fn splits() -> &'static SplitTable {
+    static T: OnceLock<SplitTable> = OnceLock::new();
+    T.get_or_init(SplitTable::build)
+}
+
 /// The table for a numbered suit.
 pub fn numbered() -> &'static SuitTable {
     static T: OnceLock<SuitTable> = OnceLock::new();
