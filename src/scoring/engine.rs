@@ -1167,33 +1167,26 @@ impl Divisions {
 fn divide(counts: &Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divisions) {
     // Only a suit holding 2 mod 3 tiles can hold the pair; every other suit must hold 0 mod 3.
     let sums = [0, 9, 18, 27].map(|start| suit_sum(counts, start));
-    let mut pair_suit = None;
+    let (mut pair_suits, mut broken) = (0u32, false);
     for (s, &n) in sums.iter().enumerate() {
-        match n % 3 {
-            0 => {}
-            2 if pair_suit.is_none() => pair_suit = Some(s),
-            _ => return,
-        }
+        pair_suits |= u32::from(n % 3 == 2) << s;
+        broken |= n % 3 == 1;
     }
-    let Some(ps) = pair_suit else { return };
+    if broken || pair_suits.count_ones() != 1 {
+        return;
+    }
     let mut work = [Set::EMPTY; 5];
     work[..4].copy_from_slice(fixed);
     let mut honors = SetList {
         list: [Set::EMPTY; 4],
         len: 0,
     };
-    if sums[3] != 0 && !honor_split(counts, ps == 3, &mut honors, &mut work[4]) {
+    if sums[3] != 0 && !honor_split(counts, pair_suits == 8, &mut honors, &mut work[4]) {
         return;
     }
     let table = super::tables::splits();
-    const NOTHING: [u32; 1] = [0];
-    let lists = [0usize, 1, 2].map(|s| {
-        if sums[s] == 0 {
-            &NOTHING[..]
-        } else {
-            table.get(&counts[9 * s..9 * s + 9])
-        }
-    });
+    // An empty suit's one split (no sets) is in the table too.
+    let lists = [0usize, 1, 2].map(|s| table.get(&counts[9 * s..9 * s + 9]));
     for &a in lists[0] {
         for &b in lists[1] {
             for &c in lists[2] {
@@ -1218,25 +1211,32 @@ fn divide(counts: &Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divisions
 }
 
 /// Writes the honours' pungs to `pungs` (and, when they hold it, the pair to `pair`); false
-/// when the honours do not split into pungs and that pair.
+/// when the honours do not split into pungs and that pair. The seven counts are read as one
+/// word: every count must be 0, 2 or 3, with one 2 exactly when the honours hold the pair.
 fn honor_split(counts: &Counts, with_pair: bool, pungs: &mut SetList, pair: &mut Set) -> bool {
-    let mut pair_found = false;
-    for (i, &n) in counts.iter().enumerate().skip(27) {
-        let t = Tile::from_index(i).unwrap_or(Tile::E);
-        match n {
-            0 => {}
-            2 if with_pair && !pair_found => {
-                pair_found = true;
-                *pair = concealed_set(SetKind::Pair, t);
-            }
-            3 if pungs.len < 4 => {
-                pungs.list[pungs.len] = concealed_set(SetKind::Pung, t);
-                pungs.len += 1;
-            }
-            _ => return false,
-        }
+    const SEVEN: u64 = 0x0080_8080_8080_8080;
+    let mut b = [0u8; 8];
+    b[..7].copy_from_slice(&counts[27..]);
+    let x = u64::from_le_bytes(b);
+    let (threes, twos) = (bytes_equal(x, 3) & SEVEN, bytes_equal(x, 2) & SEVEN);
+    if threes | twos | (bytes_equal(x, 0) & SEVEN) != SEVEN
+        || twos.count_ones() != u32::from(with_pair)
+    {
+        return false;
     }
-    true
+    let honor = |bit: u64| Tile::from_index(27 + bit.trailing_zeros() as usize / 8);
+    if let Some(t) = honor(twos) {
+        *pair = concealed_set(SetKind::Pair, t);
+    }
+    let mut m = threes;
+    while let Some(t) = honor(m) {
+        if let Some(slot) = pungs.list.get_mut(pungs.len) {
+            *slot = concealed_set(SetKind::Pung, t);
+        }
+        pungs.len += 1;
+        m &= m - 1;
+    }
+    pungs.len <= 4
 }
 
 /// Up to four sets.
