@@ -1114,31 +1114,32 @@ fn regular_waits(table: &mut [u16; Tile::COUNT], n: isize, prev: u32, waits: &mu
 /// winning tile at either end of a chow is an edge, as the reference counts it; by shape alone
 /// (china1998) only 12+3 and 89+7 are.
 fn wait_shape_fan(standing_sets: &[Set], win: Tile, by_shape: bool) -> Option<Fan> {
+    // Without branches: a chow's middle tile (rank 2 to 8) and its neighbours share its suit,
+    // so the distance of the tile indices says where the winning tile sits.
     let (mut edge, mut closed, mut single) = (false, false, false);
     for s in standing_sets {
-        match s.kind {
-            SetKind::Chow => {
-                if s.tile == win {
-                    closed = true;
-                } else if by_shape {
-                    edge |= (s.tile.rank() == 2 && s.tile.next() == Some(win))
-                        || (s.tile.rank() == 8 && s.tile.prev() == Some(win));
-                } else {
-                    edge |= s.tile.next() == Some(win) || s.tile.prev() == Some(win);
-                }
-            }
-            SetKind::Pair => single |= s.tile == win,
-            _ => {}
-        }
+        let chow = s.kind == SetKind::Chow;
+        let d = win.index() as isize - s.tile.index() as isize;
+        let rank = s.tile.rank();
+        let beside = if by_shape {
+            (rank == 2) & (d == 1) | (rank == 8) & (d == -1)
+        } else {
+            d.abs() == 1
+        };
+        edge |= chow & beside;
+        closed |= chow & (d == 0);
+        single |= (s.kind == SetKind::Pair) & (d == 0);
     }
+    const FANS: [Option<Fan>; 4] = [
+        None,
+        Some(Fan::SingleWait),
+        Some(Fan::ClosedWait),
+        Some(Fan::ClosedWait),
+    ];
     if edge {
         Some(Fan::EdgeWait)
-    } else if closed {
-        Some(Fan::ClosedWait)
-    } else if single {
-        Some(Fan::SingleWait)
     } else {
-        None
+        FANS[usize::from(closed) * 2 + usize::from(single)]
     }
 }
 
@@ -1332,57 +1333,152 @@ fn sort_small(a: &mut [Tile]) {
     }
 }
 
-fn mixed_suits(a: Tile, b: Tile, c: Tile) -> bool {
-    a.suit() != b.suit() && a.suit() != c.suit() && b.suit() != c.suit()
+const fn mixed_suits(a: Tile, b: Tile, c: Tile) -> bool {
+    let (x, y, z) = (a.suit() as u8, b.suit() as u8, c.suit() as u8);
+    x != y && x != z && y != z
 }
 
 /// Three ranks that are consecutive in some order.
-fn shifted_unordered(a: u8, b: u8, c: u8) -> bool {
-    let mut r = [a, b, c];
-    r.sort_unstable();
-    r[0] + 1 == r[1] && r[1] + 1 == r[2]
+const fn shifted_unordered(a: u8, b: u8, c: u8) -> bool {
+    let [x, y, z] = sort3([a, b, c]);
+    x + 1 == y && y + 1 == z
 }
 
-/// Chow fans of two chows, by middle tiles: 喜相逢, 连六, 老少副, 一般高.
+const fn sort3(mut r: [u8; 3]) -> [u8; 3] {
+    let mut i = 0;
+    while i < 2 {
+        let mut j = 0;
+        while j < 2 - i {
+            if r[j] > r[j + 1] {
+                let x = r[j];
+                r[j] = r[j + 1];
+                r[j + 1] = x;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    r
+}
+
+/// Chow fans of two chows, by middle tiles (in either order): 喜相逢, 连六, 老少副, 一般高.
 fn two_chows_fan(a: Tile, b: Tile) -> Option<Fan> {
-    if a.suit() != b.suit() {
-        return (a.rank() == b.rank()).then_some(Fan::MixedDoubleChow);
-    }
-    let (x, y) = (a.code(), b.code());
-    if x + 3 == y || y + 3 == x {
-        return Some(Fan::ShortStraight);
-    }
-    if (a.rank() == 2 && b.rank() == 8) || (a.rank() == 8 && b.rank() == 2) {
-        return Some(Fan::TwoTerminalChows);
-    }
-    (a == b).then_some(Fan::PureDoubleChow)
+    CHOW_FANS.two[usize::from(CHOW_SLOT[a.index()])][usize::from(CHOW_SLOT[b.index()])]
 }
 
-/// Chow fans of three chows (middle tiles sorted by code).
+/// Chow fans of three chows, by middle tiles (in any order).
 fn three_chows_fan(t: [Tile; 3]) -> Option<Fan> {
-    let [a, b, c] = t;
-    if mixed_suits(a, b, c) {
-        if shifted_unordered(a.rank(), b.rank(), c.rank()) {
-            return Some(Fan::MixedShiftedChows);
+    let [a, b, c] = t.map(|x| usize::from(CHOW_SLOT[x.index()]));
+    CHOW_FANS.three[a][b][c]
+}
+
+/// The chow tables' place of a chow by its middle tile (ranks 2 to 8): suit × 7 + rank − 2;
+/// `CHOW_SLOTS - 1`, a slot with no fan, for any other tile.
+const CHOW_SLOT: [u8; Tile::COUNT] = {
+    let mut t = [CHOW_SLOTS as u8 - 1; Tile::COUNT];
+    let mut i = 0;
+    while i < 27 {
+        if i % 9 != 0 && i % 9 != 8 {
+            t[i] = (i / 9 * 7 + i % 9 - 1) as u8;
         }
-        if a.rank() == b.rank() && b.rank() == c.rank() {
-            return Some(Fan::MixedTripleChow);
-        }
-        let mut r = [a.rank(), b.rank(), c.rank()];
-        r.sort_unstable();
-        if r == [2, 5, 8] {
-            return Some(Fan::MixedStraight);
-        }
+        i += 1;
+    }
+    t
+};
+const CHOW_SLOTS: usize = 22;
+
+/// The middle tile of a chow slot (`None` for the slot of no chow).
+const fn chow_of_slot(slot: usize) -> Option<Tile> {
+    if slot >= 21 {
         return None;
     }
-    let (x, y, z) = (a.code(), b.code(), c.code());
-    if x + 3 == y && y + 3 == z {
-        return Some(Fan::PureStraight);
+    Tile::from_index(slot / 7 * 9 + slot % 7 + 1)
+}
+
+/// The fans of two and of three chows, by chow slot: a table look-up instead of a chain of
+/// data-dependent comparisons.
+struct ChowFans {
+    two: [[Option<Fan>; CHOW_SLOTS]; CHOW_SLOTS],
+    three: [[[Option<Fan>; CHOW_SLOTS]; CHOW_SLOTS]; CHOW_SLOTS],
+}
+
+static CHOW_FANS: ChowFans = {
+    let mut t = ChowFans {
+        two: [[None; CHOW_SLOTS]; CHOW_SLOTS],
+        three: [[[None; CHOW_SLOTS]; CHOW_SLOTS]; CHOW_SLOTS],
+    };
+    let mut a = 0;
+    while a < 21 {
+        let mut b = 0;
+        while b < 21 {
+            if let (Some(x), Some(y)) = (chow_of_slot(a), chow_of_slot(b)) {
+                t.two[a][b] = two_chows_fan_of(x, y);
+                let mut c = 0;
+                while c < 21 {
+                    if let Some(z) = chow_of_slot(c) {
+                        t.three[a][b][c] = three_chows_fan_of([x, y, z]);
+                    }
+                    c += 1;
+                }
+            }
+            b += 1;
+        }
+        a += 1;
     }
-    if (x + 2 == y && y + 2 == z) || (x + 1 == y && y + 1 == z) {
-        return Some(Fan::PureShiftedChows);
+    t
+};
+
+/// `two_chows_fan` worked out (for the table).
+const fn two_chows_fan_of(a: Tile, b: Tile) -> Option<Fan> {
+    let (ra, rb) = (a.rank(), b.rank());
+    if a.suit() as u8 != b.suit() as u8 {
+        return if ra == rb {
+            Some(Fan::MixedDoubleChow)
+        } else {
+            None
+        };
     }
-    (x == y && y == z).then_some(Fan::PureTripleChow)
+    let (x, y) = (a.index(), b.index());
+    if x + 3 == y || y + 3 == x {
+        Some(Fan::ShortStraight)
+    } else if (ra == 2 && rb == 8) || (ra == 8 && rb == 2) {
+        Some(Fan::TwoTerminalChows)
+    } else if x == y {
+        Some(Fan::PureDoubleChow)
+    } else {
+        None
+    }
+}
+
+/// `three_chows_fan` worked out (for the table).
+const fn three_chows_fan_of(t: [Tile; 3]) -> Option<Fan> {
+    let [a, b, c] = t;
+    let [ra, rb, rc] = [a.rank(), b.rank(), c.rank()];
+    if mixed_suits(a, b, c) {
+        return if shifted_unordered(ra, rb, rc) {
+            Some(Fan::MixedShiftedChows)
+        } else if ra == rb && rb == rc {
+            Some(Fan::MixedTripleChow)
+        } else if matches!(sort3([ra, rb, rc]), [2, 5, 8]) {
+            Some(Fan::MixedStraight)
+        } else {
+            None
+        };
+    }
+    // The same suit: sorted by index, the steps between the chows name the fan.
+    let [x, y, z] = sort3([a.index() as u8, b.index() as u8, c.index() as u8]);
+    let same_suit = a.suit() as u8 == b.suit() as u8 && b.suit() as u8 == c.suit() as u8;
+    if !same_suit {
+        None
+    } else if x + 3 == y && y + 3 == z {
+        Some(Fan::PureStraight)
+    } else if (x + 2 == y && y + 2 == z) || (x + 1 == y && y + 1 == z) {
+        Some(Fan::PureShiftedChows)
+    } else if x == y && y == z {
+        Some(Fan::PureTripleChow)
+    } else {
+        None
+    }
 }
 
 fn four_chows_fan(t: [Tile; 4]) -> Option<Fan> {
@@ -1473,8 +1569,7 @@ fn four_chows(rules: &RuleSet, mut t: [Tile; 4], f: &mut FanCounts) {
     }
 }
 
-fn three_chows(rules: &RuleSet, mut t: [Tile; 3], f: &mut FanCounts) {
-    sort_small(&mut t);
+fn three_chows(rules: &RuleSet, t: [Tile; 3], f: &mut FanCounts) {
     if let Some(fan) = allowed(rules, three_chows_fan(t)) {
         f[fan.index()] = 1;
         return;
@@ -1687,41 +1782,31 @@ fn census(info: &Info, sets: &[Set; 5]) -> Census {
         melded_kongs: 0,
         concealed_kongs: 0,
     };
-    // Without branches: each set is written to both lists, and the counts say which holds it.
+    // Without branches: each set is written to both lists, and the counts say which holds it
+    // (before the set `i`, each count is at most `i`, so `& 3` never wraps).
+    let win = info.win;
+    let (mut in_chow, mut win_pung) = (false, false);
     for s in &sets[..4] {
         let (chow, pung, kong) = (
             s.kind == SetKind::Chow,
             s.kind == SetKind::Pung,
             s.kind == SetKind::Kong,
         );
-        if let Some(slot) = c.chows.get_mut(c.n_chows) {
-            *slot = s.tile;
-        }
-        if let Some(slot) = c.pungs.get_mut(c.n_pungs) {
-            *slot = s.tile;
-        }
+        c.chows[c.n_chows & 3] = s.tile;
+        c.pungs[c.n_pungs & 3] = s.tile;
         c.n_chows += usize::from(chow);
-        c.n_pungs += usize::from(pung || kong);
-        c.concealed_pungs += u8::from(pung && !s.exposed);
-        c.melded_kongs += u8::from(kong && s.exposed);
-        c.concealed_kongs += u8::from(kong && !s.exposed);
+        c.n_pungs += usize::from(pung | kong);
+        c.concealed_pungs += u8::from(pung & !s.exposed);
+        c.melded_kongs += u8::from(kong & s.exposed);
+        c.concealed_kongs += u8::from(kong & !s.exposed);
+        // A chow's middle tile (rank 2 to 8) is within one index of each of its tiles only.
+        let near = win.index().abs_diff(s.tile.index()) <= 1;
+        in_chow |= chow & !s.exposed & near;
+        win_pung |= pung & !s.exposed & (s.tile == win);
     }
     // A pung completed by a discard is not concealed, unless the tile can be read in a chow.
-    let win = info.win;
-    if !info.flags.self_drawn {
-        let in_chow = sets[..4].iter().any(|s| {
-            s.kind == SetKind::Chow
-                && !s.exposed
-                && (s.tile.prev() == Some(win) || s.tile == win || s.tile.next() == Some(win))
-        });
-        if !in_chow
-            && sets[..4]
-                .iter()
-                .any(|s| s.kind == SetKind::Pung && !s.exposed && s.tile == win)
-        {
-            c.concealed_pungs -= 1;
-        }
-    }
+    let by_discard = !info.flags.self_drawn & win_pung & !in_chow;
+    c.concealed_pungs -= u8::from(by_discard);
     c
 }
 
