@@ -198,8 +198,9 @@ fn declared(hand: &Hand) -> Result<Declared, HandError> {
         kongs: 0,
     };
     for (i, m) in hand.melds.iter().enumerate() {
-        if m.kind == MeldKind::Chow && (!m.tile.is_numbered() || m.tile.rank() > 7 || m.claimed > 2)
-        {
+        let bad_chow = (m.kind == MeldKind::Chow)
+            & (!m.tile.is_numbered() | (m.tile.rank() > 7) | (m.claimed > 2));
+        if bad_chow {
             hand.validate()?;
         }
         let (kind, tile) = match m.kind {
@@ -534,72 +535,47 @@ pub fn apply_exclusions(
 /// 大于五, 小于五, 全大, 全中, 全小.
 fn tile_trait_fans(info: &Info) -> FanCounts {
     use crate::tile::masks::*;
+    // Without branches: which tiles a hand holds varies from hand to hand, so each fan is
+    // written as the 0 or 1 of its condition.
     let mut f = [0u8; FAN_COUNT];
+    let mut set = |fan: Fan, applies: bool| f[fan.index()] = u8::from(applies);
     let present = info.present;
     let all_in = |m: u64| present & !m == 0;
     let honors = present & HONORS != 0;
-    if !honors {
-        f[Fan::NoHonors.index()] = 1;
-    }
-    let voids = [CHARACTERS, BAMBOO, DOTS]
-        .iter()
-        .filter(|&&m| present & m == 0)
-        .count() as u8;
-    f[Fan::OneVoidedSuit.index()] = voids;
-    if voids == 2 {
-        f[Fan::OneVoidedSuit.index()] = 0;
-        if honors {
-            f[Fan::HalfFlush.index()] = 1;
-        } else {
-            f[Fan::FullFlush.index()] = 1;
-            f[Fan::NoHonors.index()] = 0;
-        }
-    }
-    if voids == 0 && present & WINDS != 0 && present & DRAGONS != 0 {
-        f[Fan::AllTypes.index()] = 1;
-    }
-    let simples = present & TERMINALS_OR_HONORS == 0;
-    if simples {
-        f[Fan::AllSimples.index()] = 1;
-    }
-    if all_in(REVERSIBLE) {
-        f[Fan::ReversibleTiles.index()] = 1;
-    }
-    if all_in(GREEN) {
-        f[Fan::AllGreen.index()] = 1;
-    }
-    if !simples {
-        if all_in(HONORS) {
-            f[Fan::AllHonors.index()] = 1;
-        } else if all_in(TERMINALS) {
-            f[Fan::AllTerminals.index()] = 1;
-        } else if all_in(TERMINALS_OR_HONORS) {
-            f[Fan::AllTerminalsAndHonors.index()] = 1;
-        }
-    }
-    if !honors {
-        // Bit r - 1 set when some tile of rank r appears.
-        let ranks = (present | present >> 9 | present >> 18) & 0x1FF;
-        let only = |allowed: u64| ranks & !allowed == 0;
-        let elementary = info.rules.elementary;
-        if only(0b1111) {
-            let fan = if ranks & 0b1000 != 0 || elementary {
-                Fan::LowerFour
-            } else {
-                Fan::LowerTiles
-            };
-            f[fan.index()] = 1;
-        } else if only(0b1_1110_0000) {
-            let fan = if ranks & 0b10_0000 != 0 || elementary {
-                Fan::UpperFour
-            } else {
-                Fan::UpperTiles
-            };
-            f[fan.index()] = 1;
-        } else if only(0b0_0011_1000) {
-            f[Fan::MiddleTiles.index()] = 1;
-        }
-    }
+    let voids = [CHARACTERS, BAMBOO, DOTS].map(|m| u8::from(present & m == 0));
+    let voids = voids[0] + voids[1] + voids[2];
+    let flush = voids == 2;
+    set(Fan::NoHonors, !honors & !flush);
+    set(Fan::HalfFlush, flush & honors);
+    set(Fan::FullFlush, flush & !honors);
+    let has = |m: u64| present & m != 0;
+    set(Fan::AllTypes, (voids == 0) & has(WINDS) & has(DRAGONS));
+    let simples = !has(TERMINALS_OR_HONORS);
+    set(Fan::AllSimples, simples);
+    set(Fan::ReversibleTiles, all_in(REVERSIBLE));
+    set(Fan::AllGreen, all_in(GREEN));
+    let all_honors = !simples & all_in(HONORS);
+    let all_terminals = !simples & !all_honors & all_in(TERMINALS);
+    set(Fan::AllHonors, all_honors);
+    set(Fan::AllTerminals, all_terminals);
+    set(
+        Fan::AllTerminalsAndHonors,
+        !simples & !all_honors & !all_terminals & all_in(TERMINALS_OR_HONORS),
+    );
+    // Bit r - 1 set when some tile of rank r appears.
+    let ranks = (present | present >> 9 | present >> 18) & 0x1FF;
+    let only = |allowed: u64| !honors & (ranks & !allowed == 0);
+    let elementary = info.rules.elementary;
+    let lower = only(0b1111);
+    let lower_four = (ranks & 0b1000 != 0) | elementary;
+    set(Fan::LowerFour, lower & lower_four);
+    set(Fan::LowerTiles, lower & !lower_four);
+    let upper = !lower & only(0b1_1110_0000);
+    let upper_four = (ranks & 0b10_0000 != 0) | elementary;
+    set(Fan::UpperFour, upper & upper_four);
+    set(Fan::UpperTiles, upper & !upper_four);
+    set(Fan::MiddleTiles, !lower & !upper & only(0b0_0011_1000));
+    f[Fan::OneVoidedSuit.index()] = voids * u8::from(!flush);
     f
 }
 
@@ -609,28 +585,20 @@ fn add(a: &mut FanCounts, b: &FanCounts) {
     }
 }
 
-/// 和绝张, 妙手回春, 海底捞月, 杠上开花, 抢杠和, 自摸.
+/// 和绝张, 妙手回春, 海底捞月, 杠上开花, 抢杠和, 自摸 (each set to at least 1 when it applies; no
+/// branch on the circumstances, which vary from hand to hand).
 fn win_flag_fans(info: &Info, f: &mut FanCounts) {
     let fl = info.flags;
-    if fl.fourth_tile {
-        f[Fan::LastTile.index()] = 1;
-    }
-    if fl.self_drawn {
-        f[Fan::SelfDrawn.index()] = 1;
-        if fl.wall_last {
-            f[Fan::LastTileDraw.index()] = 1;
-        }
-        if fl.kong {
-            f[Fan::OutWithReplacementTile.index()] = 1;
-        }
-    } else {
-        if fl.wall_last {
-            f[Fan::LastTileClaim.index()] = 1;
-        }
-        if fl.kong {
-            f[Fan::RobbingTheKong.index()] = 1;
-        }
-    }
+    let (drawn, claimed) = (fl.self_drawn, !fl.self_drawn);
+    let mut at_least_one = |fan: Fan, applies: bool| {
+        f[fan.index()] = f[fan.index()].max(u8::from(applies));
+    };
+    at_least_one(Fan::LastTile, fl.fourth_tile);
+    at_least_one(Fan::SelfDrawn, drawn);
+    at_least_one(Fan::LastTileDraw, drawn & fl.wall_last);
+    at_least_one(Fan::OutWithReplacementTile, drawn & fl.kong);
+    at_least_one(Fan::LastTileClaim, claimed & fl.wall_last);
+    at_least_one(Fan::RobbingTheKong, claimed & fl.kong);
 }
 
 /// Tiles with all four copies in the hand, kongs aside (四归一).
@@ -1176,13 +1144,15 @@ fn divide(counts: &Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divisions
     if broken || pair_suits.count_ones() != 1 {
         return;
     }
-    let mut work = [Set::EMPTY; 5];
+    // The division being built: its sets in places 0..4 (4..8 take what a suit writes past
+    // its own sets), its pair in place 8.
+    let mut work = [Set::EMPTY; 9];
     work[..4].copy_from_slice(fixed);
     let mut honors = SetList {
         list: [Set::EMPTY; 4],
         len: 0,
     };
-    if sums[3] != 0 && !honor_split(counts, pair_suits == 8, &mut honors, &mut work[4]) {
+    if sums[3] != 0 && !honor_split(counts, pair_suits == 8, &mut honors, &mut work[8]) {
         return;
     }
     let table = super::tables::splits();
@@ -1195,14 +1165,11 @@ fn divide(counts: &Counts, fixed: &[Set; 4], n_fixed: usize, out: &mut Divisions
                 for (s, split) in [a, b, c].into_iter().enumerate() {
                     k = place_split(split, 9 * s, k, &mut work);
                 }
-                for &h in &honors.list[..honors.len] {
-                    if k < 4 {
-                        work[k] = h;
-                    }
-                    k += 1;
-                }
+                let at = k.min(4);
+                work[at..at + 4].copy_from_slice(&honors.list);
+                k += honors.len;
                 if k == 4 && out.len < MAX_DIVISIONS {
-                    out.list[out.len] = work;
+                    out.list[out.len] = [work[0], work[1], work[2], work[3], work[8]];
                     out.len += 1;
                 }
             }
@@ -1257,28 +1224,24 @@ fn concealed_set(kind: SetKind, tile: Tile) -> Set {
 }
 
 /// Writes a suit's split (see `tables::SPLIT_SET_SHIFT`; `base` is the suit's first tile index)
-/// into `work` from place `k` on, its pair into `work[4]`; returns the next free place.
-fn place_split(split: u32, base: usize, mut k: usize, work: &mut [Set; 5]) -> usize {
+/// into `work` from place `k` on, its pair into `work[8]`; returns the next free place.
+/// Without branches: four sets are always written (those past the split's own are overwritten
+/// by the next suit or lie past place 4), and the pair is written back unchanged when the
+/// suit has none.
+fn place_split(split: u32, base: usize, k: usize, work: &mut [Set; 9]) -> usize {
     let tile = |rank: u32| Tile::from_index(base + rank as usize).unwrap_or(Tile::E);
     let pair = (split >> 3) & 15;
-    if pair != 0 {
-        work[4] = concealed_set(SetKind::Pair, tile(pair - 1));
-    }
+    let pair_set = concealed_set(SetKind::Pair, tile(pair.saturating_sub(1)));
+    work[8] = if pair != 0 { pair_set } else { work[8] };
+    let at = k.min(4);
     let mut sets = split >> super::tables::SPLIT_SET_SHIFT;
-    for _ in 0..split & 7 {
-        let rank = sets & 15;
-        let set = if sets & 16 == 0 {
-            concealed_set(SetKind::Pung, tile(rank))
-        } else {
-            concealed_set(SetKind::Chow, tile(rank + 1))
-        };
-        if k < 4 {
-            work[k] = set;
-        }
-        k += 1;
+    for place in &mut work[at..at + 4] {
+        let chow = sets & 16 != 0;
+        let kind = if chow { SetKind::Chow } else { SetKind::Pung };
+        *place = concealed_set(kind, tile((sets & 15) + u32::from(chow)));
         sets >>= 5;
     }
-    k
+    k + (split & 7) as usize
 }
 
 /// Insertion sort of the divisions into the reference's order (there are few).
@@ -1322,14 +1285,19 @@ fn suit_sum(counts: &Counts, start: usize) -> u8 {
 // ---------------------------------------------------------------------------------------------
 // Scoring one regular division.
 
-/// Insertion sort for the three or four tiles of a set group (tile order is code order).
+/// Sorts the two to four tiles of a set group (tile order is code order) by a sorting
+/// network: fixed compare-and-swaps, each a minimum and a maximum, with no branch on the tiles.
 fn sort_small(a: &mut [Tile]) {
-    for i in 1..a.len() {
-        let mut j = i;
-        while j > 0 && a[j - 1] > a[j] {
-            a.swap(j - 1, j);
-            j -= 1;
+    let mut swap = |i: usize, j: usize| {
+        if let (Some(&x), Some(&y)) = (a.get(i), a.get(j)) {
+            a[i] = x.min(y);
+            a[j] = x.max(y);
         }
+    };
+    // For four: (0,1) (2,3) (0,2) (1,3) (1,2); the pairs reaching past a shorter slice do
+    // nothing, which leaves the network for three, (0,1) (0,2) (1,2), and for two, (0,1).
+    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        swap(i, j);
     }
 }
 
@@ -1854,14 +1822,30 @@ fn pung_fans(rules: &RuleSet, c: &Census, f: &mut FanCounts) {
     if c.n_pungs == 4 {
         f[Fan::AllPungs.index()] = 1;
     }
-    for &t in &c.pungs[..c.n_pungs] {
-        if t.is_dragon() {
-            f[Fan::DragonPung.index()] += 1;
-        } else if t.is_terminal() || t.is_wind() {
-            f[Fan::PungOfTerminalsOrHonors.index()] += 1;
-        }
-    }
+    // Counted by table: bits 0..4 count dragon pungs, bits 4..8 terminal or wind pungs.
+    let sum: u8 = c.pungs[..c.n_pungs]
+        .iter()
+        .map(|t| PUNG_CLASS[t.index()])
+        .sum();
+    f[Fan::DragonPung.index()] += sum & 0xF;
+    f[Fan::PungOfTerminalsOrHonors.index()] += sum >> 4;
 }
+
+/// `pung_fans`' count of a pung by its tile: 1 for a dragon (箭刻), 1 << 4 for a terminal or
+/// a wind (幺九刻).
+const PUNG_CLASS: [u8; Tile::COUNT] = {
+    let mut t = [0u8; Tile::COUNT];
+    let mut i = 0;
+    while i < Tile::COUNT {
+        t[i] = match Tile::from_index(i) {
+            Some(x) if x.is_dragon() => 1,
+            Some(x) if x.is_terminal() || x.is_wind() => 1 << 4,
+            _ => 0,
+        };
+        i += 1;
+    }
+    t
+};
 
 /// The fans of chows and pungs together: 一色双龙会, 三色双龙会, the chow fans, the pung fans.
 fn combination_fans(rules: &RuleSet, c: &mut Census, pair: Tile, f: &mut FanCounts) {

@@ -306,28 +306,26 @@ pub fn regular_waits(counts: &[u8; 34]) -> u64 {
         numbered().get(&counts[18..27]),
         honors().get(&counts[27..34]),
     ];
-    // Suits complete only with a pair, and suits not complete at all.
+    // Suits complete only with a pair, and suits not complete at all (without branches: the
+    // suits' shapes vary from hand to hand, so a branch on them is mispredicted often).
     let (mut with_pair, mut broken) = (0u32, 0u32);
     for (s, &x) in e.iter().enumerate() {
-        if x & SETS == 0 {
-            if x & SETS_AND_PAIR != 0 {
-                with_pair |= 1 << s;
-            } else {
-                broken |= 1 << s;
-            }
-        }
+        let (complete, pairable) = (x & SETS != 0, x & SETS_AND_PAIR != 0);
+        with_pair |= u32::from(!complete & pairable) << s;
+        broken |= u32::from(!complete & !pairable) << s;
     }
     let mut waits = 0u64;
     for (s, &x) in e.iter().enumerate() {
         let others = !(1u32 << s);
-        let base = 9 * s as u32;
         // The other suits all complete without a pair: this one takes the pair; exactly one
         // of them holds the pair: this one completes without.
-        if (with_pair | broken) & others == 0 {
-            waits |= u64::from((x >> WAIT_PAIR_SHIFT) & 0x1FF) << base;
-        } else if broken & others == 0 && (with_pair & others).count_ones() == 1 {
-            waits |= u64::from((x >> WAIT_SETS_SHIFT) & 0x1FF) << base;
-        }
+        let pair_elsewhere = with_pair & others;
+        let take_pair = (with_pair | broken) & others == 0;
+        let take_sets = (broken & others == 0) & pair_elsewhere.is_power_of_two();
+        let all = |b: bool| 0u64.wrapping_sub(u64::from(b));
+        let suit_waits = (u64::from(x >> WAIT_PAIR_SHIFT) & all(take_pair))
+            | (u64::from(x >> WAIT_SETS_SHIFT) & all(take_sets));
+        waits |= (suit_waits & 0x1FF) << (9 * s);
     }
     waits
 }
