@@ -511,3 +511,34 @@ fn default_context_is_a_discard_win_east_east() {
     let c = WinContext::default();
     assert!(!c.self_drawn && c.flowers == 0);
 }
+
+/// The explanation's sets: melds first as given, the standing sets in display order
+/// (characters, dots, bamboo, honours), the pair last; each fan names the sets that make it.
+#[test]
+fn the_explanation_names_each_fans_sets() {
+    use suanfan::scoring::SetKind;
+    let s =
+        score_of("[CCC,1]EEE789s123p5m5m", &RuleSet::default()).unwrap_or_else(|e| panic!("{e}"));
+    let sets: Vec<String> = s
+        .sets
+        .iter()
+        .map(|x| format!("{:?} {}", x.kind, notation::format_tiles(&x.tiles())))
+        .collect();
+    assert_eq!(
+        sets,
+        ["Pung CCC", "Chow 123p", "Chow 789s", "Pung EEE", "Pair 55m"].map(String::from),
+        "{sets:?}"
+    );
+    assert!(s.sets[0].exposed && s.sets[0].declared && s.sets[4].kind == SetKind::Pair);
+    let sets_of = |f: Fan| {
+        s.fans
+            .iter()
+            .find(|e| e.fan == f)
+            .map(|e| e.sets.to_vec())
+            .unwrap_or_else(|| panic!("{f:?} not counted: {:?}", s.fan_counts()))
+    };
+    assert_eq!(sets_of(Fan::DragonPung), [0]);
+    assert_eq!(sets_of(Fan::PrevalentWind), [3]);
+    assert_eq!(sets_of(Fan::SeatWind), [3]);
+    assert_eq!(sets_of(Fan::SingleWait), [4]);
+}

@@ -122,6 +122,8 @@ pub struct Best {
     pub reading: Reading,
     /// Every fan the reading shows, before exclusions (a counted fan's count is its entry here).
     pub raw: FanCounts,
+    /// A bit per fan of `raw` that is not zero.
+    pub present: u128,
     /// A bit per fan counted (bit `i` for the fan of index `i`).
     pub counted: u128,
     /// Total without flowers.
@@ -335,6 +337,7 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
         Some(c) => Ok(Best {
             reading: c.reading,
             raw: c.raw,
+            present: c.shown,
             counted: c.mask,
             total: c.total,
             corrections,
@@ -394,6 +397,8 @@ fn best_division(info: &Info, mut best: Option<Cand>, seven_pairs: bool) -> Opti
 struct Cand {
     reading: Reading,
     raw: FanCounts,
+    /// A bit per fan of `raw` that is not zero.
+    shown: u128,
     mask: u128,
     total: u32,
 }
@@ -470,9 +475,11 @@ fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> Cand {
         pending &= pending - 1;
         pending &= mask;
     }
+    let mut shown = present & c.has;
     if mask == 0 && c.has & (1 << Fan::ChickenHand.index()) != 0 {
         raw[Fan::ChickenHand.index()] = 1;
         mask = 1 << Fan::ChickenHand.index();
+        shown |= mask;
     }
     let mut total = 0u32;
     let mut m = mask;
@@ -484,6 +491,7 @@ fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> Cand {
     Cand {
         reading,
         raw,
+        shown,
         mask,
         total,
     }
@@ -495,10 +503,35 @@ fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> Cand {
 pub fn apply_exclusions(
     rules: &RuleSet,
     raw: &FanCounts,
-    mut record: Option<&mut Vec<(Fan, Fan, &'static str)>>,
+    record: Option<&mut Vec<(Fan, Fan, &'static str)>>,
 ) -> FanCounts {
-    let c = rules.compiled();
     let present = nonzero_mask(raw);
+    let mask = exclude(&rules.compiled(), present, record);
+    let mut fans = *raw;
+    let mut gone = present & !mask;
+    while gone != 0 {
+        fans[gone.trailing_zeros() as usize] = 0;
+        gone &= gone - 1;
+    }
+    fans
+}
+
+/// The exclusions the best reading went through, as `apply_exclusions` records them (its
+/// fans shown are known already: no scan of the counts).
+pub(crate) fn record_exclusions(
+    rules: &RuleSet,
+    best: &Best,
+    record: &mut Vec<(Fan, Fan, &'static str)>,
+) {
+    exclude(&rules.compiled(), best.present, Some(record));
+}
+
+/// The fans of `present` left after the exclusions of `c`, the removals written to `record`.
+fn exclude(
+    c: &Compiled,
+    present: u128,
+    mut record: Option<&mut Vec<(Fan, Fan, &'static str)>>,
+) -> u128 {
     let mut mask = present;
     // The table's order is the fan order: the lowest index is the highest fan.
     let mut pending = mask & c.triggers;
@@ -519,13 +552,7 @@ pub fn apply_exclusions(
             }
         }
     }
-    let mut fans = *raw;
-    let mut gone = present & !mask;
-    while gone != 0 {
-        fans[gone.trailing_zeros() as usize] = 0;
-        gone &= gone - 1;
-    }
-    fans
+    mask
 }
 
 // ---------------------------------------------------------------------------------------------

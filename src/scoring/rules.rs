@@ -387,6 +387,46 @@ static PRESETS: [RuleSet; 4] = [
     RuleSet::make_preset(Preset::Elementary),
 ];
 
+/// The presets' keys (`RuleSet::key`), to tell an unchanged preset with one comparison.
+static PRESET_KEYS: [u64; 4] = [
+    PRESETS[0].key(),
+    PRESETS[1].key(),
+    PRESETS[2].key(),
+    PRESETS[3].key(),
+];
+
+impl RuleSet {
+    /// Every field packed into one word: two rule sets are equal exactly when their keys are.
+    const fn key(&self) -> u64 {
+        let kongs = match self.mixed_kongs {
+            MixedKongs::Combined(p) => p as u64,
+            MixedKongs::Separate => 1 << 16,
+        };
+        let flags = [
+            self.knitted_straight_shape,
+            self.knitted_body_wait_fans,
+            self.all_terminals_excludes_triple_pung,
+            self.seven_pairs_tile_hog_in_pure_hands,
+            self.concealed_hand_on_special_shapes,
+            self.wait_fans_need_single_wait,
+            self.elementary,
+        ];
+        let mut bits = 0u64;
+        let mut i = 0;
+        while i < flags.len() {
+            bits |= (flags[i] as u64) << i;
+            i += 1;
+        }
+        (self.minimum as u64)
+            | kongs << 32
+            | bits << 49
+            | (self.preset as u64) << 56
+            | (self.nine_gates as u64) << 58
+            | (self.impossible_flags as u64) << 60
+            | (self.payments as u64) << 62
+    }
+}
+
 /// A rule set turned into bit masks for the hot loop.
 #[derive(Clone, Debug)]
 pub(crate) struct Compiled {
@@ -437,10 +477,73 @@ impl RuleSet {
             OnceLock::new(),
         ];
         let i = self.preset as usize;
-        if *self == PRESETS[i] {
+        if self.key() == PRESET_KEYS[i] {
             Cow::Borrowed(CACHE[i].get_or_init(|| self.compile()))
         } else {
             Cow::Owned(self.compile())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Changing any one field of a preset changes its key, so the compiled-masks cache is
+    /// never handed a changed rule set.
+    #[test]
+    fn a_changed_field_changes_the_key() {
+        for p in Preset::ALL {
+            let base = RuleSet::preset(p);
+            let changed: [fn(&mut RuleSet); 14] = [
+                |r| r.minimum += 1,
+                |r| r.minimum = u32::MAX,
+                |r| {
+                    r.mixed_kongs = match r.mixed_kongs {
+                        MixedKongs::Combined(p) => MixedKongs::Combined(p + 1),
+                        MixedKongs::Separate => MixedKongs::Combined(0),
+                    }
+                },
+                |r| {
+                    r.mixed_kongs = match r.mixed_kongs {
+                        MixedKongs::Separate => MixedKongs::Combined(1 << 15),
+                        MixedKongs::Combined(_) => MixedKongs::Separate,
+                    }
+                },
+                |r| r.knitted_straight_shape ^= true,
+                |r| r.knitted_body_wait_fans ^= true,
+                |r| r.all_terminals_excludes_triple_pung ^= true,
+                |r| r.seven_pairs_tile_hog_in_pure_hands ^= true,
+                |r| r.concealed_hand_on_special_shapes ^= true,
+                |r| r.wait_fans_need_single_wait ^= true,
+                |r| r.elementary ^= true,
+                |r| {
+                    r.nine_gates = match r.nine_gates {
+                        NineGatesExtras::Literal => NineGatesExtras::Reference,
+                        _ => NineGatesExtras::Literal,
+                    }
+                },
+                |r| {
+                    r.impossible_flags = match r.impossible_flags {
+                        ImpossibleFlags::Reject => ImpossibleFlags::Correct,
+                        ImpossibleFlags::Correct => ImpossibleFlags::Reject,
+                    }
+                },
+                |r| {
+                    r.payments = match r.payments {
+                        Payments::Elementary => Payments::BasePlusEight,
+                        Payments::BasePlusEight => Payments::Elementary,
+                    }
+                },
+            ];
+            assert_eq!(base.key(), PRESET_KEYS[p as usize]);
+            for (i, change) in changed.iter().enumerate() {
+                let mut r = base;
+                change(&mut r);
+                assert_ne!(r, base, "change {i} of {p:?}");
+                assert_ne!(r.key(), base.key(), "change {i} of {p:?}");
+                assert!(matches!(r.compiled(), std::borrow::Cow::Owned(_)));
+            }
         }
     }
 }

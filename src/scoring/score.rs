@@ -1,7 +1,9 @@
 //! The result of scoring: fans with the sets that make them, what was not counted and why,
 //! totals, the minimum, and payments.
 
-use super::engine::{Best, Corrections, Reading, Set, SetKind, apply_exclusions, best_reading};
+use super::engine::{
+    Best, Corrections, Reading, Set, SetKind, apply_exclusions, best_reading, record_exclusions,
+};
 use super::fan::{FAN_COUNT, Fan};
 use super::hand::{Hand, HandError, WinContext};
 use super::rules::{Payments, RuleSet};
@@ -122,7 +124,8 @@ pub struct Tally {
 
 impl Tally {
     fn of(best: &Best, ctx: &WinContext, rules: &RuleSet) -> Tally {
-        let mut list = [(Fan::ChickenHand, 0u16, 0u8); FAN_COUNT];
+        // Filled with the first fan (all bytes zero): a plain fill, cheaper than a pattern.
+        let mut list = [(Fan::ALL[0], 0u16, 0u8); FAN_COUNT];
         let mut len = 0;
         let mut counted = best.counted;
         while counted != 0 {
@@ -166,14 +169,15 @@ pub fn tally(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Tally, Ha
 }
 
 fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
-    let mut removed = Vec::new();
-    let fans_after = apply_exclusions(rules, &best.raw, Some(&mut removed));
+    // Room for the usual number of exclusions at once (a hand seldom shows more).
+    let mut removed = Vec::with_capacity(16);
+    record_exclusions(rules, best, &mut removed);
     let sets: Vec<Set> = match best.reading {
         Reading::Regular(s) => {
             // Declared melds as given, then the standing sets in display order, the pair last.
             let mut v = s.to_vec();
-            let declared = hand.melds.len();
-            v[declared..4].sort_by_key(|x| crate::notation::display_key(x.first()));
+            let declared = hand.melds.len().min(4);
+            sort_for_display(&mut v[declared..4]);
             v
         }
         Reading::KnittedStraight { set, pair, .. } => {
@@ -204,12 +208,13 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
             },
         })
         .collect();
-    // `fans_after` equals `best.fans()` but for 无番和, which is decided after the exclusions.
+    // The exclusions applied again leave the fans counted, but for 无番和, which is decided
+    // after them.
     debug_assert!({
-        let fans = best.fans();
+        let (fans, after) = (best.fans(), apply_exclusions(rules, &best.raw, None));
         Fan::ALL
             .iter()
-            .all(|f| *f == Fan::ChickenHand || fans_after[f.index()] == fans[f.index()])
+            .all(|f| *f == Fan::ChickenHand || after[f.index()] == fans[f.index()])
     });
     let not_counted = removed
         .into_iter()
@@ -239,6 +244,22 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
         minimum: rules.minimum,
         meets_minimum,
         payment,
+    }
+}
+
+/// Sorts a reading's standing sets (at most four) into display order by their first tiles,
+/// equal sets keeping their order: an insertion sort on one-byte keys.
+fn sort_for_display(sets: &mut [Set]) {
+    let key = |s: &Set| {
+        let (suit, rank) = crate::notation::display_key(s.first());
+        suit << 4 | rank
+    };
+    for i in 1..sets.len() {
+        let mut j = i;
+        while j > 0 && key(&sets[j - 1]) > key(&sets[j]) {
+            sets.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
 
@@ -276,14 +297,14 @@ fn correction_notes(c: &Corrections, notes: &mut Vec<&'static str>) {
 }
 
 fn deduction_notes(best: &Best, notes: &mut Vec<&'static str>) {
-    let f = &best.fans();
-    if f[Fan::PrevalentWind.index()] > 0 || f[Fan::SeatWind.index()] > 0 {
+    let counted = |f: Fan| best.counted & (1 << f.index()) != 0;
+    if counted(Fan::PrevalentWind) || counted(Fan::SeatWind) {
         notes.push("the seat or prevalent wind pung scores 圈风刻/门风刻, not 幺九刻");
     }
-    if f[Fan::BigThreeWinds.index()] > 0 {
+    if counted(Fan::BigThreeWinds) {
         notes.push("the three wind pungs of 三风刻 do not also score 幺九刻");
     }
-    if f[Fan::DragonPung.index()] > 0 {
+    if counted(Fan::DragonPung) {
         notes.push("a dragon pung scores 箭刻, not 幺九刻");
     }
 }
