@@ -2083,25 +2083,9 @@ mod tests {
             decompose(counts, held, n_fixed, &mut work, out);
             counts[p] += 2;
         }
-        // Insertion sort into the reference's order (few divisions).
-        let key = |d: &[Set; 5]| -> [u32; 4] {
-            let mut k = [0u32; 4];
-            for (j, s) in d[n_fixed..4].iter().enumerate() {
-                k[j] = if s.kind == SetKind::Chow {
-                    chow_key(s.tile.prev().unwrap_or(s.tile))
-                } else {
-                    pung_key(s.tile)
-                };
-            }
-            k
-        };
-        for i in 1..out.len {
-            let mut j = i;
-            while j > 0 && key(&out.list[j - 1]) > key(&out.list[j]) {
-                out.list.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        // Into the reference's order by the same sort as `divide`: what the test checks is
+        // which divisions the table finds.
+        sort_divisions(out, n_fixed);
     }
 
     /// Splits `counts` into sets from the lowest tile up: at each lowest tile, zero or one pung and
