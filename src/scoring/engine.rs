@@ -1371,18 +1371,17 @@ fn three_chows_fan(t: [Tile; 3]) -> Option<Fan> {
 /// `CHOW_SLOTS - 1`, a slot with no fan, for any other tile.
 const CHOW_SLOT: [u8; Tile::COUNT] = {
     let mut t = [CHOW_SLOTS as u8 - 1; Tile::COUNT];
-    let mut i = 0;
-    while i < 27 {
-        if i % 9 != 0 && i % 9 != 8 {
-            t[i] = (i / 9 * 7 + i % 9 - 1) as u8;
-        }
-        i += 1;
+    let mut slot = 0;
+    while let Some(tile) = chow_of_slot(slot) {
+        t[tile.index()] = slot as u8;
+        slot += 1;
     }
     t
 };
 const CHOW_SLOTS: usize = 22;
 
-/// The middle tile of a chow slot (`None` for the slot of no chow).
+/// The middle tile of a chow slot (`None` for the slot of no chow and past it): the one
+/// statement of the slots, `CHOW_SLOT` is its inverse.
 const fn chow_of_slot(slot: usize) -> Option<Tile> {
     if slot >= 21 {
         return None;
