@@ -41,7 +41,7 @@ pub struct Set {
 }
 
 impl Set {
-    const EMPTY: Set = Set {
+    pub(crate) const EMPTY: Set = Set {
         kind: SetKind::Pair,
         tile: Tile::E,
         exposed: false,
@@ -517,13 +517,17 @@ pub fn apply_exclusions(
 }
 
 /// The exclusions the best reading went through, as `apply_exclusions` records them (its
-/// fans shown are known already: no scan of the counts).
-pub(crate) fn record_exclusions(
-    rules: &RuleSet,
-    best: &Best,
-    record: &mut Vec<(Fan, Fan, &'static str)>,
-) {
-    exclude(&rules.compiled(), best.present, Some(record));
+/// fans shown are known already: no scan of the counts). The list is allocated at its exact
+/// length, and not at all when nothing was excluded.
+pub(crate) fn record_exclusions(rules: &RuleSet, best: &Best) -> Vec<(Fan, Fan, &'static str)> {
+    let c = rules.compiled();
+    // Each fan is removed once, by the first fan that excludes it: one record a fan gone.
+    let gone = best.present & !exclude(&c, best.present, None);
+    let mut record = Vec::with_capacity(gone.count_ones() as usize);
+    if gone != 0 {
+        exclude(&c, best.present, Some(&mut record));
+    }
+    record
 }
 
 /// The fans of `present` left after the exclusions of `c`, the removals written to `record`.

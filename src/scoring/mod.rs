@@ -22,6 +22,6 @@ pub use fan::{EXCLUSIONS, Exclusion, FAN_COUNT, Fan};
 pub use hand::{Hand, HandError, Meld, MeldKind, Seat, WinContext};
 pub use rules::{ImpossibleFlags, MixedKongs, NineGatesExtras, Payments, Preset, RuleSet};
 pub use score::{
-    FanEntry, NotCounted, Payment, Score, SetList, Tally, payment, score, tally, total_points,
+    FanEntry, NotCounted, Payment, Score, SetList, Sets, Tally, payment, score, tally, total_points,
 };
 pub use waits::{Wait, Waiting, waits};

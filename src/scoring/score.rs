@@ -35,6 +35,35 @@ impl SetList {
     }
 }
 
+/// The sets of a reading (at most five), held in place: no allocation. Reads as a slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sets {
+    sets: [Set; 5],
+    len: u8,
+}
+
+impl Sets {
+    const NONE: Sets = Sets {
+        sets: [Set::EMPTY; 5],
+        len: 0,
+    };
+
+    fn of(given: &[Set]) -> Sets {
+        let mut s = Sets::NONE;
+        let n = given.len().min(5);
+        s.sets[..n].copy_from_slice(&given[..n]);
+        s.len = n as u8;
+        s
+    }
+}
+
+impl std::ops::Deref for Sets {
+    type Target = [Set];
+    fn deref(&self) -> &[Set] {
+        &self.sets[..usize::from(self.len)]
+    }
+}
+
 impl FanEntry {
     pub fn total(&self) -> u32 {
         u32::from(self.points) * u32::from(self.count)
@@ -76,7 +105,7 @@ pub struct Score {
     pub context: WinContext,
     pub reading: Reading,
     /// The sets of a regular reading (melds first, the pair last); empty for special shapes.
-    pub sets: Vec<Set>,
+    pub sets: Sets,
     /// Counted fans, highest first, 花牌 last.
     pub fans: Vec<FanEntry>,
     pub not_counted: Vec<NotCounted>,
@@ -169,31 +198,28 @@ pub fn tally(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Tally, Ha
 }
 
 fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
-    // Room for the usual number of exclusions at once (a hand seldom shows more).
-    let mut removed = Vec::with_capacity(16);
-    record_exclusions(rules, best, &mut removed);
-    let sets: Vec<Set> = match best.reading {
+    let removed = record_exclusions(rules, best);
+    let sets = match best.reading {
         Reading::Regular(s) => {
             // Declared melds as given, then the standing sets in display order, the pair last.
-            let mut v = s.to_vec();
+            let mut v = Sets::of(&s);
             let declared = hand.melds.len().min(4);
-            sort_for_display(&mut v[declared..4]);
+            sort_for_display(&mut v.sets[declared..4]);
             v
         }
-        Reading::KnittedStraight { set, pair, .. } => {
-            vec![
-                set,
-                Set {
-                    kind: SetKind::Pair,
-                    tile: pair,
-                    exposed: false,
-                    declared: false,
-                },
-            ]
-        }
-        _ => Vec::new(),
+        Reading::KnittedStraight { set, pair, .. } => Sets::of(&[
+            set,
+            Set {
+                kind: SetKind::Pair,
+                tile: pair,
+                exposed: false,
+                declared: false,
+            },
+        ]),
+        _ => Sets::NONE,
     };
     let tally = Tally::of(best, ctx, rules);
+    let traits = set_traits(&sets, ctx, hand.win_tile);
     let fans: Vec<FanEntry> = tally
         .fans()
         .iter()
@@ -201,11 +227,7 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
             fan,
             points,
             count,
-            sets: if fan == Fan::FlowerTiles {
-                SetList::default()
-            } else {
-                sets_of(fan, &sets, ctx, hand.win_tile)
-            },
+            sets: sets_of(fan, &traits),
         })
         .collect();
     // The exclusions applied again leave the fans counted, but for 无番和, which is decided
@@ -309,43 +331,67 @@ fn deduction_notes(best: &Best, notes: &mut Vec<&'static str>) {
     }
 }
 
-/// The sets behind a fan, for the explanation.
-fn sets_of(fan: Fan, sets: &[Set], ctx: &WinContext, win: Tile) -> SetList {
-    let pick = |p: &dyn Fn(&Set) -> bool| -> SetList {
-        SetList(
-            sets.iter()
-                .take(8)
-                .enumerate()
-                .filter(|(_, s)| p(s))
-                .fold(0, |m, (i, _)| m | 1 << i),
-        )
-    };
-    let pungs = |s: &Set| matches!(s.kind, SetKind::Pung | SetKind::Kong);
+/// What a set is, as bits, for telling which sets make a fan: each fan names the bits its
+/// sets have (`SET_NEED`), and the sets that have all of them make it. Worked out once a hand,
+/// so choosing a fan's sets is a few masks, with no branch on the fan.
+mod set_bits {
+    /// A set of the reading (every set has it; every fan that has sets asks for it).
+    pub const SET: u16 = 1 << 0;
+    /// A pung or a kong.
+    pub const PUNG: u16 = 1 << 1;
+    pub const KONG: u16 = 1 << 2;
+    pub const CHOW: u16 = 1 << 3;
+    pub const PAIR: u16 = 1 << 4;
+    pub const DRAGON: u16 = 1 << 5;
+    pub const WIND: u16 = 1 << 6;
+    pub const NUMBERED: u16 = 1 << 7;
+    /// Claimed from another player.
+    pub const EXPOSED: u16 = 1 << 8;
+    pub const CONCEALED: u16 = 1 << 9;
+    /// Of the prevalent wind; of the seat wind.
+    pub const PREVALENT: u16 = 1 << 10;
+    pub const SEAT: u16 = 1 << 11;
+    /// Of a terminal or of a wind that is neither the prevalent nor the seat wind.
+    pub const PLAIN_TERMINAL_OR_WIND: u16 = 1 << 12;
+    /// Of the winning tile (a pair waited on alone: 单钓将).
+    pub const WIN_TILE: u16 = 1 << 13;
+    /// A standing chow that holds the winning tile (边张, 坎张).
+    pub const CHOW_OF_WIN: u16 = 1 << 14;
+    /// No set has it: the fan is about the whole hand or the way it was won.
+    pub const NONE: u16 = 1 << 15;
+}
+
+/// The bits a fan's sets have (see `set_bits`), by fan index.
+const SET_NEED: [u16; FAN_COUNT] = {
+    let mut t = [set_bits::NONE; FAN_COUNT];
+    let mut i = 0;
+    while i < FAN_COUNT {
+        t[i] = set_need(Fan::ALL[i]);
+        i += 1;
+    }
+    t
+};
+
+const fn set_need(fan: Fan) -> u16 {
     use Fan::*;
-    match fan {
-        DragonPung | TwoDragonsPungs | BigThreeDragons => pick(&|s| pungs(s) && s.tile.is_dragon()),
-        LittleThreeDragons => pick(&|s| s.tile.is_dragon()),
-        BigThreeWinds | BigFourWinds => pick(&|s| pungs(s) && s.tile.is_wind()),
-        LittleFourWinds => pick(&|s| s.tile.is_wind()),
-        PrevalentWind => pick(&|s| pungs(s) && s.tile == ctx.prevalent_wind.tile()),
-        SeatWind => pick(&|s| pungs(s) && s.tile == ctx.seat_wind.tile()),
-        PungOfTerminalsOrHonors => pick(&|s| {
-            pungs(s)
-                && (s.tile.is_terminal() || s.tile.is_wind())
-                && s.tile != ctx.prevalent_wind.tile()
-                && s.tile != ctx.seat_wind.tile()
-        }),
-        MeldedKong | TwoMeldedKongs => pick(&|s| s.kind == SetKind::Kong && s.exposed),
-        ConcealedKong | TwoConcealedKongs => pick(&|s| s.kind == SetKind::Kong && !s.exposed),
-        ConcealedKongAndMeldedKong | ThreeKongs | FourKongs => pick(&|s| s.kind == SetKind::Kong),
-        TwoConcealedPungs | ThreeConcealedPungs | FourConcealedPungs => {
-            pick(&|s| pungs(s) && !s.exposed)
-        }
+    use set_bits::*;
+    let need = match fan {
+        DragonPung | TwoDragonsPungs | BigThreeDragons => PUNG | DRAGON,
+        LittleThreeDragons => DRAGON,
+        BigThreeWinds | BigFourWinds => PUNG | WIND,
+        LittleFourWinds => WIND,
+        PrevalentWind => PUNG | PREVALENT,
+        SeatWind => PUNG | SEAT,
+        PungOfTerminalsOrHonors => PUNG | PLAIN_TERMINAL_OR_WIND,
+        MeldedKong | TwoMeldedKongs => KONG | EXPOSED,
+        ConcealedKong | TwoConcealedKongs => KONG | CONCEALED,
+        ConcealedKongAndMeldedKong | ThreeKongs | FourKongs => KONG,
+        TwoConcealedPungs | ThreeConcealedPungs | FourConcealedPungs => PUNG | CONCEALED,
         PureDoubleChow | MixedDoubleChow | ShortStraight | TwoTerminalChows | PureTripleChow
         | PureShiftedChows | PureStraight | MixedStraight | MixedTripleChow | MixedShiftedChows
-        | QuadrupleChow | FourPureShiftedChows => pick(&|s| s.kind == SetKind::Chow),
+        | QuadrupleChow | FourPureShiftedChows => CHOW,
         DoublePung | TriplePung | PureShiftedPungs | MixedShiftedPungs | FourPureShiftedPungs => {
-            pick(&|s| pungs(s) && s.tile.is_numbered())
+            PUNG | NUMBERED
         }
         PureTerminalChows
         | ThreeSuitedTerminalChows
@@ -353,13 +399,192 @@ fn sets_of(fan: Fan, sets: &[Set], ctx: &WinContext, win: Tile) -> SetList {
         | AllPungs
         | OutsideHand
         | AllFive
-        | AllEvenPungs => pick(&|_| true),
-        SingleWait => pick(&|s| s.kind == SetKind::Pair && s.tile == win),
-        EdgeWait | ClosedWait => pick(&|s| {
-            s.kind == SetKind::Chow
-                && !s.declared
-                && (s.tile == win || s.tile.next() == Some(win) || s.tile.prev() == Some(win))
-        }),
-        _ => SetList::default(),
+        | AllEvenPungs => 0,
+        SingleWait => PAIR | WIN_TILE,
+        EdgeWait | ClosedWait => CHOW_OF_WIN,
+        _ => NONE,
+    };
+    need | SET
+}
+
+/// The bits of a set's kind and tile class, by kind and tile.
+const SET_CLASS: [[u16; Tile::COUNT]; 4] = {
+    use set_bits::*;
+    let mut t = [[0u16; Tile::COUNT]; 4];
+    let kinds = [SetKind::Chow, SetKind::Pung, SetKind::Kong, SetKind::Pair];
+    let mut k = 0;
+    while k < 4 {
+        let mut i = 0;
+        while i < Tile::COUNT {
+            let Some(tile) = Tile::from_index(i) else {
+                break;
+            };
+            let mut b = SET;
+            b |= match kinds[k] {
+                SetKind::Chow => CHOW,
+                SetKind::Pung => PUNG,
+                SetKind::Kong => PUNG | KONG,
+                SetKind::Pair => PAIR,
+            };
+            if tile.is_dragon() {
+                b |= DRAGON;
+            }
+            if tile.is_wind() {
+                b |= WIND;
+            }
+            if tile.is_numbered() {
+                b |= NUMBERED;
+            }
+            if tile.is_terminal() || tile.is_wind() {
+                b |= PLAIN_TERMINAL_OR_WIND;
+            }
+            t[kinds[k] as usize][i] = b;
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The bits of each set of a reading (none past the last set).
+fn set_traits(sets: &[Set], ctx: &WinContext, win: Tile) -> [u16; 5] {
+    use set_bits::*;
+    let mut traits = [0u16; 5];
+    let (prevalent, seat) = (ctx.prevalent_wind.tile(), ctx.seat_wind.tile());
+    for (t, s) in traits.iter_mut().zip(sets) {
+        let (pw, sw) = (s.tile == prevalent, s.tile == seat);
+        let mut b = SET_CLASS[s.kind as usize][s.tile.index()];
+        b |= if s.exposed { EXPOSED } else { CONCEALED };
+        b |= (u16::from(pw) * PREVALENT) | (u16::from(sw) * SEAT);
+        b &= !(u16::from(pw | sw) * PLAIN_TERMINAL_OR_WIND);
+        b |= u16::from(s.tile == win) * WIN_TILE;
+        // A chow's tile is its middle one, of rank 2 to 8: the tiles beside it are its suit's.
+        let beside = win.index().wrapping_sub(s.tile.index()).wrapping_add(1) < 3;
+        b |= u16::from((s.kind == SetKind::Chow) & !s.declared & beside) * CHOW_OF_WIN;
+        *t = b;
+    }
+    traits
+}
+
+/// The sets behind a fan, for the explanation: those with every bit the fan needs.
+fn sets_of(fan: Fan, traits: &[u16; 5]) -> SetList {
+    let need = SET_NEED[fan.index()];
+    SetList(
+        traits
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &t)| m | u8::from(t & need == need) << i),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile::Wind;
+
+    /// The sets behind a fan as the rules say it, one predicate a fan group: the oracle of the
+    /// bit tables.
+    fn sets_by_rule(fan: Fan, sets: &[Set], ctx: &WinContext, win: Tile) -> Vec<usize> {
+        let pungs = |s: &Set| matches!(s.kind, SetKind::Pung | SetKind::Kong);
+        let (pw, sw) = (ctx.prevalent_wind.tile(), ctx.seat_wind.tile());
+        use Fan::*;
+        let p: Box<dyn Fn(&Set) -> bool> = match fan {
+            DragonPung | TwoDragonsPungs | BigThreeDragons => {
+                Box::new(move |s| pungs(s) && s.tile.is_dragon())
+            }
+            LittleThreeDragons => Box::new(|s| s.tile.is_dragon()),
+            BigThreeWinds | BigFourWinds => Box::new(move |s| pungs(s) && s.tile.is_wind()),
+            LittleFourWinds => Box::new(|s| s.tile.is_wind()),
+            PrevalentWind => Box::new(move |s| pungs(s) && s.tile == pw),
+            SeatWind => Box::new(move |s| pungs(s) && s.tile == sw),
+            PungOfTerminalsOrHonors => Box::new(move |s| {
+                pungs(s)
+                    && (s.tile.is_terminal() || s.tile.is_wind())
+                    && s.tile != pw
+                    && s.tile != sw
+            }),
+            MeldedKong | TwoMeldedKongs => Box::new(|s| s.kind == SetKind::Kong && s.exposed),
+            ConcealedKong | TwoConcealedKongs => {
+                Box::new(|s| s.kind == SetKind::Kong && !s.exposed)
+            }
+            ConcealedKongAndMeldedKong | ThreeKongs | FourKongs => {
+                Box::new(|s| s.kind == SetKind::Kong)
+            }
+            TwoConcealedPungs | ThreeConcealedPungs | FourConcealedPungs => {
+                Box::new(move |s| pungs(s) && !s.exposed)
+            }
+            PureDoubleChow | MixedDoubleChow | ShortStraight | TwoTerminalChows
+            | PureTripleChow | PureShiftedChows | PureStraight | MixedStraight
+            | MixedTripleChow | MixedShiftedChows | QuadrupleChow | FourPureShiftedChows => {
+                Box::new(|s| s.kind == SetKind::Chow)
+            }
+            DoublePung | TriplePung | PureShiftedPungs | MixedShiftedPungs
+            | FourPureShiftedPungs => Box::new(move |s| pungs(s) && s.tile.is_numbered()),
+            PureTerminalChows
+            | ThreeSuitedTerminalChows
+            | AllChows
+            | AllPungs
+            | OutsideHand
+            | AllFive
+            | AllEvenPungs => Box::new(|_| true),
+            SingleWait => Box::new(move |s| s.kind == SetKind::Pair && s.tile == win),
+            EdgeWait | ClosedWait => Box::new(move |s| {
+                s.kind == SetKind::Chow
+                    && !s.declared
+                    && (s.tile == win || s.tile.next() == Some(win) || s.tile.prev() == Some(win))
+            }),
+            _ => Box::new(|_| false),
+        };
+        (0..sets.len()).filter(|&i| p(&sets[i])).collect()
+    }
+
+    /// Every fan's sets, chosen by the bit tables, are the sets the rules name, on 20,000
+    /// random readings of one to five sets under random winds and winning tiles.
+    #[test]
+    fn set_bits_choose_the_sets_the_rules_name() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n) as usize
+        };
+        let kinds = [SetKind::Chow, SetKind::Pung, SetKind::Kong, SetKind::Pair];
+        for _ in 0..20_000 {
+            let mut sets = Vec::new();
+            for _ in 0..1 + next(5) {
+                let kind = kinds[next(4)];
+                // A chow is told by its middle tile: ranks 2 to 8 of a numbered suit.
+                let tile = if kind == SetKind::Chow {
+                    Tile::from_index(next(3) * 9 + 1 + next(7))
+                } else {
+                    Tile::from_index(next(34))
+                };
+                let Some(tile) = tile else { continue };
+                let declared = next(2) == 0;
+                sets.push(Set {
+                    kind,
+                    tile,
+                    exposed: declared && next(3) > 0,
+                    declared,
+                });
+            }
+            let ctx = WinContext {
+                prevalent_wind: Wind::ALL[next(4)],
+                seat_wind: Wind::ALL[next(4)],
+                ..WinContext::default()
+            };
+            let Some(win) = Tile::from_index(next(34)) else {
+                continue;
+            };
+            let traits = set_traits(&sets, &ctx, win);
+            for &fan in Fan::ALL {
+                assert_eq!(
+                    sets_of(fan, &traits).to_vec(),
+                    sets_by_rule(fan, &sets, &ctx, win),
+                    "{fan:?} on {sets:?}, winning tile {win:?}, {ctx:?}"
+                );
+            }
+        }
     }
 }
