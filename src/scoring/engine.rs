@@ -11,7 +11,7 @@
 //! limits 不得相同 and 套算一次 applied while combining sets), then the exclusion table of the
 //! rule set removes the fans implied by others (不重复). No allocation happens per hand.
 
-use super::fan::{FAN_COUNT, Fan};
+use super::fan::{Exclusion, FAN_COUNT, Fan};
 use super::hand::{Hand, HandError, MeldKind, WinContext};
 use super::rules::{Compiled, ImpossibleFlags, MixedKongs, NineGatesExtras, RuleSet};
 use crate::tile::{Counts, Suit, Tile};
@@ -289,6 +289,16 @@ fn check_flags(
 
 /// Finds and scores the best reading of a hand.
 pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Best, HandError> {
+    best_reading_with(hand, ctx, rules, &rules.compiled())
+}
+
+/// `best_reading` with the rule set's compiled masks already at hand.
+pub(crate) fn best_reading_with(
+    hand: &Hand,
+    ctx: &WinContext,
+    rules: &RuleSet,
+    compiled: &Compiled,
+) -> Result<Best, HandError> {
     if hand.melds.len() > 4 || hand.melds.len() * 3 + hand.concealed.len() != 13 {
         hand.validate()?;
     }
@@ -305,10 +315,9 @@ pub fn best_reading(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Be
     }
     let (flags, corrections) = check_flags(ctx, rules, win, &standing, &meld)?;
 
-    let compiled = rules.compiled();
     let mut info = Info {
         rules,
-        compiled: &compiled,
+        compiled,
         win,
         flags,
         ctx: *ctx,
@@ -503,10 +512,14 @@ fn finish(info: &Info, reading: Reading, mut raw: FanCounts) -> Cand {
 pub fn apply_exclusions(
     rules: &RuleSet,
     raw: &FanCounts,
-    record: Option<&mut Vec<(Fan, Fan, &'static str)>>,
+    mut record: Option<&mut Vec<(Fan, Fan, &'static str)>>,
 ) -> FanCounts {
     let present = nonzero_mask(raw);
-    let mask = exclude(&rules.compiled(), present, record);
+    let mask = exclude(&rules.compiled(), present, |x, e| {
+        if let Some(r) = record.as_deref_mut() {
+            r.push((x, e.by, e.reason));
+        }
+    });
     let mut fans = *raw;
     let mut gone = present & !mask;
     while gone != 0 {
@@ -517,25 +530,33 @@ pub fn apply_exclusions(
 }
 
 /// The exclusions the best reading went through, as `apply_exclusions` records them (its
-/// fans shown are known already: no scan of the counts). The list is allocated at its exact
-/// length, and not at all when nothing was excluded.
-pub(crate) fn record_exclusions(rules: &RuleSet, best: &Best) -> Vec<(Fan, Fan, &'static str)> {
-    let c = rules.compiled();
-    // Each fan is removed once, by the first fan that excludes it: one record a fan gone.
-    let gone = best.present & !exclude(&c, best.present, None);
-    let mut record = Vec::with_capacity(gone.count_ones() as usize);
-    if gone != 0 {
-        exclude(&c, best.present, Some(&mut record));
+/// fans shown are known already: no scan of the counts). The list is allocated at its length,
+/// and not at all when nothing was excluded.
+pub(crate) fn record_exclusions(c: &Compiled, best: &Best) -> Vec<(Fan, Fan, &'static str)> {
+    // Noted on the stack first (a hand seldom has more removals than this), then listed.
+    const ROOM: usize = 24;
+    let mut noted = [(Fan::ALL[0], Fan::ALL[0]); ROOM];
+    let mut n = 0;
+    exclude(c, best.present, |x, e| {
+        if let Some(slot) = noted.get_mut(n) {
+            *slot = (x, e.by);
+        }
+        n += 1;
+    });
+    if n > ROOM {
+        let mut record = Vec::with_capacity(n);
+        exclude(c, best.present, |x, e| record.push((x, e.by, e.reason)));
+        return record;
     }
-    record
+    noted[..n]
+        .iter()
+        .filter_map(|&(x, by)| c.entries[by.index()].map(|e| (x, by, e.reason)))
+        .collect()
 }
 
-/// The fans of `present` left after the exclusions of `c`, the removals written to `record`.
-fn exclude(
-    c: &Compiled,
-    present: u128,
-    mut record: Option<&mut Vec<(Fan, Fan, &'static str)>>,
-) -> u128 {
+/// The fans of `present` left after the exclusions of `c`; each removal is told to `record`
+/// as (the fan excluded, the exclusion that removed it).
+fn exclude(c: &Compiled, present: u128, mut record: impl FnMut(Fan, &'static Exclusion)) -> u128 {
     let mut mask = present;
     // The table's order is the fan order: the lowest index is the highest fan.
     let mut pending = mask & c.triggers;
@@ -548,10 +569,10 @@ fn exclude(
         }
         mask &= !gone;
         pending &= mask;
-        if let (Some(r), Some(e)) = (record.as_deref_mut(), c.entries[i]) {
+        if let Some(e) = c.entries[i] {
             for x in e.excluded {
                 if gone & (1 << x.index()) != 0 {
-                    r.push((*x, e.by, e.reason));
+                    record(*x, e);
                 }
             }
         }

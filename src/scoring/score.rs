@@ -2,11 +2,12 @@
 //! totals, the minimum, and payments.
 
 use super::engine::{
-    Best, Corrections, Reading, Set, SetKind, apply_exclusions, best_reading, record_exclusions,
+    Best, Corrections, Reading, Set, SetKind, apply_exclusions, best_reading, best_reading_with,
+    record_exclusions,
 };
 use super::fan::{FAN_COUNT, Fan};
 use super::hand::{Hand, HandError, WinContext};
-use super::rules::{Payments, RuleSet};
+use super::rules::{Compiled, Payments, RuleSet};
 use crate::tile::Tile;
 
 /// One counted fan.
@@ -128,8 +129,10 @@ impl Score {
 
 /// Scores a winning hand under a rule set.
 pub fn score(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Score, HandError> {
-    let best = best_reading(hand, ctx, rules)?;
-    Ok(build(hand, ctx, rules, &best))
+    // The rule set's masks looked up once, for the search and for the explanation.
+    let compiled = rules.compiled();
+    let best = best_reading_with(hand, ctx, rules, &compiled)?;
+    Ok(build(hand, ctx, rules, &compiled, &best))
 }
 
 /// Scores a hand, returning only the total without flowers (no allocation): the fast path for
@@ -156,32 +159,24 @@ impl Tally {
         // Filled with the first fan (all bytes zero): a plain fill, cheaper than a pattern.
         let mut list = [(Fan::ALL[0], 0u16, 0u8); FAN_COUNT];
         let mut len = 0;
-        let mut counted = best.counted;
-        while counted != 0 {
-            let i = counted.trailing_zeros() as usize;
-            counted &= counted - 1;
-            let (f, count) = (Fan::ALL[i], best.raw[i]);
-            // Insertion by points, highest first; equal points keep the rulebook order.
-            let points = rules.points(f);
-            let mut j = len;
-            while j > 0 && list[j - 1].1 < points {
-                list[j] = list[j - 1];
-                j -= 1;
+        for_each_counted(best, rules, |entry| {
+            if let Some(slot) = list.get_mut(len) {
+                *slot = entry;
+                len += 1;
+                sift_back(&mut list[..len], |e| e.1);
             }
-            list[j] = (f, points, count);
+        });
+        if let (Some(entry), Some(slot)) = (flowers(ctx), list.get_mut(len)) {
+            *slot = entry;
             len += 1;
         }
-        if ctx.flowers > 0 && len < FAN_COUNT {
-            list[len] = (Fan::FlowerTiles, 1, ctx.flowers);
-            len += 1;
-        }
-        let total_no_flowers = best.total;
+        let (total, total_no_flowers, meets_minimum) = totals(best, ctx, rules);
         Tally {
             list,
             len,
-            total: total_no_flowers + u32::from(ctx.flowers),
+            total,
             total_no_flowers,
-            meets_minimum: total_no_flowers >= rules.minimum,
+            meets_minimum,
         }
     }
 
@@ -197,8 +192,55 @@ pub fn tally(hand: &Hand, ctx: &WinContext, rules: &RuleSet) -> Result<Tally, Ha
     best_reading(hand, ctx, rules).map(|b| Tally::of(&b, ctx, rules))
 }
 
-fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
-    let removed = record_exclusions(rules, best);
+/// Each counted fan as (fan, points of one count, count), in the rulebook's order (花牌 is
+/// not one of them: see `flowers`).
+fn for_each_counted(best: &Best, rules: &RuleSet, mut f: impl FnMut((Fan, u16, u8))) {
+    let mut counted = best.counted;
+    while counted != 0 {
+        let i = counted.trailing_zeros() as usize;
+        counted &= counted - 1;
+        let fan = Fan::ALL[i];
+        f((fan, rules.points(fan), best.raw[i]));
+    }
+}
+
+/// 花牌 as a counted fan, one point a flower: listed after every other fan.
+fn flowers(ctx: &WinContext) -> Option<(Fan, u16, u8)> {
+    (ctx.flowers > 0).then_some((Fan::FlowerTiles, 1, ctx.flowers))
+}
+
+/// Moves the last entry of a list ordered by points, highest first, back past the entries of
+/// fewer points: equal points keep their order.
+fn sift_back<T>(list: &mut [T], points: impl Fn(&T) -> u16) {
+    let Some(last) = list.len().checked_sub(1) else {
+        return;
+    };
+    let p = points(&list[last]);
+    let mut j = last;
+    while j > 0 && points(&list[j - 1]) < p {
+        list.swap(j - 1, j);
+        j -= 1;
+    }
+}
+
+/// The total, the total without flowers, whether the minimum is met.
+fn totals(best: &Best, ctx: &WinContext, rules: &RuleSet) -> (u32, u32, bool) {
+    let total_no_flowers = best.total;
+    (
+        total_no_flowers + u32::from(ctx.flowers),
+        total_no_flowers,
+        total_no_flowers >= rules.minimum,
+    )
+}
+
+fn build(
+    hand: &Hand,
+    ctx: &WinContext,
+    rules: &RuleSet,
+    compiled: &Compiled,
+    best: &Best,
+) -> Score {
+    let removed = record_exclusions(compiled, best);
     let sets = match best.reading {
         Reading::Regular(s) => {
             // Declared melds as given, then the standing sets in display order, the pair last.
@@ -218,18 +260,26 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
         ]),
         _ => Sets::NONE,
     };
-    let tally = Tally::of(best, ctx, rules);
     let traits = set_traits(&sets, ctx, hand.win_tile);
-    let fans: Vec<FanEntry> = tally
-        .fans()
-        .iter()
-        .map(|&(fan, points, count)| FanEntry {
+    let n = best.counted.count_ones() as usize + usize::from(ctx.flowers > 0);
+    let mut fans: Vec<FanEntry> = Vec::with_capacity(n);
+    for_each_counted(best, rules, |(fan, points, count)| {
+        fans.push(FanEntry {
             fan,
             points,
             count,
             sets: sets_of(fan, &traits),
-        })
-        .collect();
+        });
+        sift_back(&mut fans, |e| e.points);
+    });
+    if let Some((fan, points, count)) = flowers(ctx) {
+        fans.push(FanEntry {
+            fan,
+            points,
+            count,
+            sets: SetList::default(),
+        });
+    }
     // The exclusions applied again leave the fans counted, but for 无番和, which is decided
     // after them.
     debug_assert!({
@@ -245,12 +295,7 @@ fn build(hand: &Hand, ctx: &WinContext, rules: &RuleSet, best: &Best) -> Score {
     let mut notes = Vec::new();
     correction_notes(&best.corrections, &mut notes);
     deduction_notes(best, &mut notes);
-    let Tally {
-        total,
-        total_no_flowers,
-        meets_minimum,
-        ..
-    } = tally;
+    let (total, total_no_flowers, meets_minimum) = totals(best, ctx, rules);
     let payment = meets_minimum.then(|| payment(rules, ctx.self_drawn, total));
     Score {
         rules: *rules,
