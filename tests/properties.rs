@@ -3,7 +3,9 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use suanfan::notation;
-use suanfan::scoring::{Fan, Hand, Meld, MeldKind, Preset, RuleSet, Seat, WinContext, score};
+use suanfan::scoring::{
+    Fan, Hand, Meld, MeldKind, Preset, RuleSet, Seat, WinContext, score, tally,
+};
 use suanfan::tile::{Suit, Tile, Wind};
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
@@ -201,6 +203,44 @@ fn totals_add_up_and_every_preset_scores_the_same_hands() {
             assert_eq!(sum, s.total);
             assert_eq!(s.total, s.total_no_flowers + u32::from(ctx.flowers));
             assert!(!s.fans.is_empty());
+        }
+    }
+}
+
+/// The fan list is ordered as the rulebook lists a score: highest points first, the rulebook's
+/// order among equal points, 花牌 last; the batch path's tally lists the same fans in the same
+/// order, with the same totals.
+#[test]
+fn fans_come_highest_first_and_the_tally_agrees() {
+    for (hand, ctx) in hands(3000, 11) {
+        for p in Preset::ALL {
+            let rules = RuleSet::preset(p);
+            let Ok(s) = score(&hand, &ctx, &rules) else {
+                continue;
+            };
+            let (flowers, others): (Vec<_>, Vec<_>) =
+                s.fans.iter().partition(|e| e.fan == Fan::FlowerTiles);
+            assert_eq!(flowers.len(), usize::from(ctx.flowers > 0), "{:?}", s.fans);
+            if ctx.flowers > 0 {
+                assert_eq!(s.fans.last().map(|e| e.fan), Some(Fan::FlowerTiles));
+            }
+            for w in others.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                assert!(
+                    a.points > b.points || (a.points == b.points && a.fan < b.fan),
+                    "{:?} before {:?} under {p:?}",
+                    a.fan,
+                    b.fan
+                );
+            }
+            let t = tally(&hand, &ctx, &rules).unwrap_or_else(|e| panic!("{e}"));
+            let listed: Vec<(Fan, u16, u8)> =
+                s.fans.iter().map(|e| (e.fan, e.points, e.count)).collect();
+            assert_eq!(t.fans(), &listed[..], "under {p:?}");
+            assert_eq!(
+                (t.total, t.total_no_flowers, t.meets_minimum),
+                (s.total, s.total_no_flowers, s.meets_minimum)
+            );
         }
     }
 }
