@@ -533,21 +533,16 @@ pub fn apply_exclusions(
 /// fans shown are known already: no scan of the counts). The list is allocated at its length,
 /// and not at all when nothing was excluded.
 pub(crate) fn record_exclusions(c: &Compiled, best: &Best) -> Vec<(Fan, Fan, &'static str)> {
-    // Noted on the stack first (a hand seldom has more removals than this), then listed.
-    const ROOM: usize = 24;
-    let mut noted = [(Fan::ALL[0], Fan::ALL[0]); ROOM];
+    // Noted on the stack first, then listed at its length. A fan is removed at most once, so
+    // there are at most `FAN_COUNT` removals.
+    let mut noted = [(Fan::ALL[0], Fan::ALL[0]); FAN_COUNT];
     let mut n = 0;
     exclude(c, best.present, |x, e| {
         if let Some(slot) = noted.get_mut(n) {
             *slot = (x, e.by);
+            n += 1;
         }
-        n += 1;
     });
-    if n > ROOM {
-        let mut record = Vec::with_capacity(n);
-        exclude(c, best.present, |x, e| record.push((x, e.by, e.reason)));
-        return record;
-    }
     noted[..n]
         .iter()
         .filter_map(|&(x, by)| c.entries[by.index()].map(|e| (x, by, e.reason)))
