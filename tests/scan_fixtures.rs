@@ -122,6 +122,14 @@ fn every_fixture_reads_as_expected() {
                 failures.push(format!("{summary}: want an assumption with '{needle}'"));
             }
         }
+        let all_notes: Vec<&String> = reading.assumed.iter().chain(&decoded.assumed).collect();
+        if let Some(twice) = all_notes
+            .iter()
+            .enumerate()
+            .find(|(k, a)| all_notes[..*k].contains(a))
+        {
+            failures.push(format!("{summary}: '{}' is said twice", twice.1));
+        }
         if let Some(n) = expect["assumed_min"].as_u64() {
             if ((reading.assumed.len() + decoded.assumed.len()) as u64) < n {
                 failures.push(format!("{summary}: want at least {n} assumptions"));

@@ -197,6 +197,18 @@ def main():
     write("upright_meld", "a chow laid upright right of the hand; the winning tile not set apart", t.dets,
           {"hand": "[123m,1]456p789s11sEEE", "assumed_min": 2})
 
+    # 9b. A hand laid with gaps: two pairs apart from the rest are joined to it, said once.
+    t = Table()
+    t.run("123m456p789s")
+    t.space()
+    t.run("11s")
+    t.space()
+    t.run("EE")
+    t.space()
+    t.tile("E")
+    write("hand_split_by_gaps", "the standing hand laid in three parts with gaps; the winning tile apart", t.dets,
+          {"hand": "123m456p789s11sEEE", "assumed_contains": "4 tiles in 2 groups split from the hand by gaps"})
+
     # 10. Rotated photo: the whole table turned 20 degrees.
     t = Table()
     t.run("123m456p789s11sEE")

@@ -476,6 +476,7 @@ fn read_hand(dets: &[Detection], plain: &[Run], out: &mut TableReading) {
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     let mut winning: Option<usize> = None;
+    let (mut joined_runs, mut joined_tiles) = (0, 0);
     for (r, run) in others {
         let idx: Vec<usize> = run.iter().map(|p| p.idx).collect();
         match idx.len() {
@@ -491,14 +492,15 @@ fn read_hand(dets: &[Detection], plain: &[Run], out: &mut TableReading) {
                 winning = Some(idx[0]);
             }
             _ => {
-                // Part of the hand split by a gap: join it.
-                out.assumed.push(format!(
-                    "{} tiles split from the hand by a gap read as part of it",
-                    idx.len()
-                ));
+                // Part of the hand split by a gap: join it (said once for all such parts).
+                joined_runs += 1;
+                joined_tiles += idx.len();
                 hand.extend(idx);
             }
         }
+    }
+    if joined_runs > 0 {
+        out.assumed.push(joined_note(joined_runs, joined_tiles));
     }
     if winning.is_none() && !hand.is_empty() {
         out.assumed.push(
@@ -520,6 +522,16 @@ fn read_hand(dets: &[Detection], plain: &[Run], out: &mut TableReading) {
             tiles: hand,
         },
     );
+}
+
+/// What was assumed of the upright tiles set apart from the hand by gaps and joined to it.
+fn joined_note(runs: usize, tiles: usize) -> String {
+    let tiles_word = if tiles == 1 { "tile" } else { "tiles" };
+    if runs == 1 {
+        format!("{tiles} {tiles_word} split from the hand by a gap read as part of it")
+    } else {
+        format!("{tiles} tiles in {runs} groups split from the hand by gaps read as part of it")
+    }
 }
 
 /// Three or four upright tiles apart from the hand: a declared meld laid without turning the

@@ -20,6 +20,38 @@ pub fn read_and_decode(
     detections: &[Detection],
     rules: &RuleSet,
 ) -> (TableReading, Decoded, Option<String>) {
+    let (mut reading, mut decoded, note) = read_and_decode_all(detections, rules);
+    for notes in [
+        &mut reading.assumed,
+        &mut reading.issues,
+        &mut decoded.assumed,
+        &mut decoded.issues,
+    ] {
+        say_once(notes);
+    }
+    (reading, decoded, note)
+}
+
+/// A note made for several tiles or groups alike is said once, with how many times it applied
+/// ("… (3 times)"), in the place of its first mention.
+fn say_once(notes: &mut Vec<String>) {
+    let mut counted: Vec<(String, usize)> = Vec::with_capacity(notes.len());
+    for note in notes.drain(..) {
+        match counted.iter_mut().find(|(n, _)| *n == note) {
+            Some((_, times)) => *times += 1,
+            None => counted.push((note, 1)),
+        }
+    }
+    notes.extend(counted.into_iter().map(|(n, times)| match times {
+        1 => n,
+        _ => format!("{n} ({times} times)"),
+    }));
+}
+
+fn read_and_decode_all(
+    detections: &[Detection],
+    rules: &RuleSet,
+) -> (TableReading, Decoded, Option<String>) {
     let reading = layout::read(detections);
     let decoded = decode(detections, &reading, rules);
     if decoded.hand.is_some() {
@@ -86,4 +118,19 @@ fn with_bonus_in_play(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::say_once;
+
+    #[test]
+    fn a_note_repeated_is_said_once_with_its_count() {
+        let mut notes: Vec<String> = ["a", "b", "a", "c", "a", "b"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        say_once(&mut notes);
+        assert_eq!(notes, ["a (3 times)", "b (2 times)", "c"]);
+    }
 }
