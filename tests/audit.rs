@@ -586,15 +586,16 @@ fn a_recording_cut_short_is_said_and_its_missing_hands_not_found() {
 }
 
 /// The sample hand with glare on one tile: its 6p (x 453–517, y 208–299 in the photo) washed
-/// 78% towards white, still found, read with little confidence (at 70% the classifier still
-/// reads it right at 0.87).
+/// 85% towards white and kept lossless (PNG), still found, read with little confidence (0.32;
+/// the classifier reads it at 0.75 washed 78%, at 0.43 washed 84%, and finds no tile there
+/// washed 86%).
 fn glare_on_one_tile(from: &Path, to: &Path) {
     let mut img = image::open(from).unwrap().to_rgb8();
     for y in 208..299 {
         for x in 453..517 {
             let p = img.get_pixel_mut(x, y);
             for c in &mut p.0 {
-                *c = (f32::from(*c) * 0.22 + 255.0 * 0.78).round() as u8;
+                *c = (f32::from(*c) * 0.15 + 255.0 * 0.85).round() as u8;
             }
         }
     }
@@ -621,7 +622,7 @@ fn a_folder_of_photos_is_read_photo_by_photo() {
         std::fs::copy(samples.join(sample), photos.join(name)).unwrap();
     }
     std::fs::write(photos.join("04.jpg"), b"\xff\xd8\xff\xe0 not a photo").unwrap();
-    glare_on_one_tile(&samples.join("hand-concealed.jpg"), &photos.join("05.jpg"));
+    glare_on_one_tile(&samples.join("hand-concealed.jpg"), &photos.join("05.png"));
     whole_table(&crops(), "123m456p789s789sE", "E")
         .save(photos.join("06.png"))
         .unwrap();

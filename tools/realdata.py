@@ -361,6 +361,58 @@ def face_crops(photo: dict, rng: random.Random, jitter: float = 0.06) -> list[tu
     return out
 
 
+def _box_iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / u if u > 0 else 0.0
+
+
+def cut_along(img: Image.Image, corners, rng: random.Random | None = None, jitter: float = 0.0) -> np.ndarray:
+    """A classifier crop cut as suanfan cuts it (src/vision/geometry.rs `sample_face`): along
+    the outline's own axes, from its corners in the face's frame (top-left, top-right,
+    bottom-right, bottom-left), averaged over several samples a pixel when it shrinks. With
+    `rng`, each corner moves by up to `jitter` of the outline's sides (a finder's error)."""
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    if rng is not None and jitter > 0:
+        w = np.linalg.norm(c[1] - c[0])
+        h = np.linalg.norm(c[3] - c[0])
+        c = c + np.array([[rng.uniform(-jitter, jitter) * w, rng.uniform(-jitter, jitter) * h] for _ in range(4)])
+    quad = (*c[0], *c[3], *c[2], *c[1])  # PIL's order: top-left, bottom-left, bottom-right, top-right
+    big = img.transform((synth.CROP_W * 4, synth.CROP_H * 4), Image.QUAD, quad, Image.BILINEAR)
+    return np.asarray(big.resize((synth.CROP_W, synth.CROP_H), Image.BOX), np.uint8)
+
+
+def pipeline_face_crops(photo: dict, tiles: list[dict], rng: random.Random, copies: int, jitter: float = 0.03) -> list[tuple[np.ndarray, int]]:
+    """The faces of a photo as suanfan sees them: each face-up tile that `suanfan scan` found
+    (`tiles`, its JSON) where a label is (IoU >= 0.5 of the outline's bounds), cut along the
+    found outline and named by the label. The labels' upright boxes are loose around turned
+    tiles; these crops are the tight, turned ones the classifier is given."""
+    img = Image.open(photo["path"]).convert("RGB")
+    labels = photo["boxes"].tolist()
+    used: set[int] = set()
+    out = []
+    for t in tiles:
+        if t.get("face_down"):
+            continue
+        xs = [p[0] for p in t["corners"]]
+        ys = [p[1] for p in t["corners"]]
+        found = (min(xs), min(ys), max(xs), max(ys))
+        best, bi = 0.5, -1
+        for k, (_, x0, y0, x1, y1) in enumerate(labels):
+            v = _box_iou(found, (x0, y0, x1, y1))
+            if k not in used and v >= best:
+                best, bi = v, k
+        if bi < 0:
+            continue
+        used.add(bi)
+        face = int(labels[bi][0])
+        out.append((cut_along(img, t["corners"]), face))
+        out += [(cut_along(img, t["corners"], rng, jitter), face) for _ in range(copies - 1)]
+    return out
+
+
 def none_crops(photo: dict, rng: random.Random, n: int) -> list[np.ndarray]:
     """Crops of a photo that are no whole tile: background, two half tiles, a tile's side or
     bottom half, and distractors; as large as the photo's tiles, in a tile's shape."""

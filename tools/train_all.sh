@@ -11,11 +11,16 @@
 #                                  about 3 hours on two CPU cores, estimated), then stage 2.
 #   tools/train_all.sh --quick     a smaller stage 1 (3,000 scenes, 12 epochs; 500 crops a class,
 #                                  12 epochs: about 50 minutes on two CPU cores), then stage 2.
-#   tools/train_all.sh --finetune  stage 2 alone, from the models now in models/. The shipped
-#                                  models are stage 2 run on the previous release's models (those
-#                                  of commit 19bfb09, made by stage 1 on an H100): 44 minutes on
-#                                  two CPU cores for the finder and 19 for the classifier,
-#                                  measured beside other work.
+#   tools/train_all.sh --finetune  stages 2 and 3 alone, from the models now in models/. The
+#                                  shipped finder is stage 2 run on the models of commit 19bfb09
+#                                  (made by stage 1 on an H100): 44 minutes on two CPU cores. The
+#                                  shipped classifier is that stage-2 classifier trained again on
+#                                  corrected labels, then stage 3 (models/README.md): 19, 30 and
+#                                  25 minutes on two CPU cores.
+#
+# Stage 3 trains the classifier once more on the rf faces cut where and as suanfan cuts them
+# (the finder's turned outlines), so it needs the Rust toolchain to build suanfan with the
+# stage-2 models; without cargo it is skipped.
 #
 # A GPU is used when there is one. Both scripts generate their data on every CPU core.
 set -euo pipefail
@@ -43,6 +48,11 @@ fi
 # Stage 2: real photos, negatives, "not a tile".
 python train_detector.py --init .cache/stage1_finder.onnx --scenes 9000 --epochs 5 --lr 1e-3 --batch 16 --real 0.55 --negative 0.1 --closeup 0
 python train_classifier.py --init .cache/stage1_classifier.onnx --per-class 300 --real-repeats 15 --epochs 5 --rf-copies 3 --none-drawn 2500 --lr 1e-3
+if command -v cargo >/dev/null; then
+    # Stage 3: the faces as suanfan cuts them (train_classifier.py --pipeline-copies).
+    (cd .. && cargo build --release --quiet)
+    python train_classifier.py --init ../models/tile_classifier.onnx --per-class 300 --real-repeats 15 --epochs 4 --rf-copies 3 --none-drawn 2500 --lr 1e-3 --pipeline-copies 4
+fi
 python make_samples.py
 python eval.py
 # Whole real photos and hands of real tiles (needs the Rust toolchain to build suanfan with the new models).

@@ -19,6 +19,7 @@ import argparse
 import csv
 import json
 import random
+import subprocess
 import time
 from pathlib import Path
 
@@ -120,7 +121,8 @@ def _real_augmented(job: tuple[str, int, int]) -> list[np.ndarray]:
 
 
 def build_dataset(
-    per_class: int, seed: int, real_repeats: int, workers: int = 0, val_photos: set[str] = VAL_PHOTOS, rf_copies: int = 0, none_drawn: int = 0
+    per_class: int, seed: int, real_repeats: int, workers: int = 0, val_photos: set[str] = VAL_PHOTOS, rf_copies: int = 0, none_drawn: int = 0,
+    pipeline: tuple[str, int] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     global _BANK
     bank = faces.load_bank()
@@ -166,8 +168,47 @@ def build_dataset(
             xs += chunk
             ys += [realdata.NONE] * len(chunk)
         n_none = len(xs) - n_synth - n_cam - n_rf
-    print(f"training crops: {n_synth} synthetic, {n_cam} camerash-dev (augmented), {n_rf} rf photo faces, {n_none} not a tile")
+    n_pipe = 0
+    if pipeline:
+        # The same photos' faces cut along the outlines the finder draws (turned, tight), as
+        # the classifier is given them in suanfan, rather than the labels' upright boxes.
+        px, py = pipeline_crops(pipeline[0], "valid-train", pipeline[1], seed)
+        xs += px
+        ys += py
+        n_pipe = len(px)
+    print(f"training crops: {n_synth} synthetic, {n_cam} camerash-dev (augmented), {n_rf} rf photo faces, {n_pipe} rf faces cut as suanfan cuts them, {n_none} not a tile")
     return np.stack(xs), np.array(ys, dtype=np.int64)
+
+
+def scanned(bin_: str, photos: list[dict]) -> dict[str, dict]:
+    """`suanfan scan --format json` of each photo, by its path (photos it could not read are
+    left out, with a count)."""
+    res = subprocess.run([bin_, "scan", "--format", "json", *[str(p["path"]) for p in photos]], capture_output=True, text=True)
+    out = {}
+    for line in res.stdout.splitlines():
+        try:
+            v = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        out[v.get("image", "")] = v
+    if len(out) < len(photos):
+        print(f"{bin_} answered {len(out)} of {len(photos)} photos: {res.stderr[-500:]}")
+    return out
+
+
+def pipeline_crops(bin_: str, part: str, copies: int, seed: int) -> tuple[list[np.ndarray], list[int]]:
+    """The faces of the rf photos of `part` cut where and as `suanfan scan` (the binary `bin_`
+    with its models) finds them, named by the labels (realdata.pipeline_face_crops)."""
+    photos = realdata.rf_photos(part)
+    answers = scanned(bin_, photos)
+    rng = random.Random(seed * 86_028_121)
+    xs, ys = [], []
+    for p in photos:
+        v = answers.get(str(p["path"]))
+        for a, c in realdata.pipeline_face_crops(p, v["tiles"], rng, copies) if v else []:
+            xs.append(a)
+            ys.append(c)
+    return xs, ys
 
 
 _PHOTOS: list = []
@@ -227,6 +268,14 @@ def init_from_onnx(net: nn.Module, path: Path) -> None:
             lin.bias[len(b) :] = float(b.mean())
 
 
+def held_out_as_cut(net: nn.Module, x: np.ndarray, y: np.ndarray, device) -> str:
+    """The accuracy on the held-out faces cut as suanfan cuts them ("" without them)."""
+    if not len(y):
+        return ""
+    acc, _ = evaluate(net, x, y, device)
+    return f", held-out faces as suanfan cuts them {acc:.3f}"
+
+
 def validation_set(val_photos: set[str] = VAL_PHOTOS) -> tuple[np.ndarray, np.ndarray, list[str]]:
     rows = [r for r in real_crops() if r[2] in val_photos]
     if not rows:
@@ -266,6 +315,8 @@ def main() -> None:
     ap.add_argument("--rf-copies", type=int, default=3, help="cuts of each face of the real rf photos we train on (0: none, and no 'not a tile' class)")
     ap.add_argument("--none-drawn", type=int, default=2000, help="drawn 'not a tile' crops (keyboards, dominoes, floors...)")
     ap.add_argument("--part-crops", action="store_true", help="parts of one tile's face (pips, characters) among the 'not a tile' crops")
+    ap.add_argument("--pipeline-copies", type=int, default=0, help="cuts of each face of the rf photos we train on as `suanfan scan` finds and cuts it (0: none)")
+    ap.add_argument("--bin", default=str(REPO / "target" / "release" / "suanfan"), help="the suanfan binary that finds the tiles for --pipeline-copies")
     ap.add_argument("--init", help="start from this classifier (ONNX) instead of from scratch")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", default=str(REPO / "models" / "tile_classifier.onnx"))
@@ -278,9 +329,13 @@ def main() -> None:
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     t0 = time.time()
     val_photos = FOLDS[args.fold]
-    x, y = build_dataset(args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn)
+    pipeline = (args.bin, args.pipeline_copies) if args.pipeline_copies else None
+    x, y = build_dataset(args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn, pipeline)
     vx, vy, vpaths = validation_set(val_photos)
     rx, ry = rf_validation() if args.rf_copies else (vx[:0], vy[:0])
+    # The held-out photos' faces as suanfan cuts them: what the classifier reads in use.
+    hx, hy = pipeline_crops(args.bin, "holdout", 1, 0) if pipeline else ([], [])
+    hx, hy = (np.stack(hx), np.array(hy, dtype=np.int64)) if hx else (vx[:0], vy[:0])
     print(f"data ready in {time.time() - t0:.0f} s: {len(x)} train, {len(vx)} camerash-dev and {len(rx)} rf held-out validation crops")
     classes = faces.CLASSES + (["none"] if args.rf_copies else [])
     net = TileNet(classes=len(classes), width=args.width)
@@ -331,7 +386,8 @@ def main() -> None:
             f"epoch {epoch + 1}/{args.epochs}: loss {loss_sum / total:.3f} train acc {correct / total:.3f} real val acc {acc:.3f}; "
             f"rf held-out faces {float((rp[~none] == ry[~none]).mean()) if len(ry) else float('nan'):.3f}, "
             f"not-a-tile {float((rp[none] == ry[none]).mean()) if none.any() else float('nan'):.3f}, "
-            f"faces called not-a-tile {float((rp[~none] == realdata.NONE).mean()) if len(ry) else float('nan'):.3f} ({time.time() - t:.0f} s)",
+            f"faces called not-a-tile {float((rp[~none] == realdata.NONE).mean()) if len(ry) else float('nan'):.3f}"
+            f"{held_out_as_cut(net, hx, hy, device)} ({time.time() - t:.0f} s)",
             flush=True,
         )
     # The last epoch ships. Keeping the epoch that scores best on the validation photos would
