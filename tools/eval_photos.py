@@ -229,12 +229,23 @@ def main():
     ap.add_argument("--per-photo", help="write one JSON line per photo (set, file, right, reported, labelled, labels, read) to this file")
     args = ap.parse_args()
     extra = (["--finder-model", args.finder] if args.finder else []) + (["--classifier-model", args.classifier] if args.classifier else [])
-    rng = random.Random(7)
+    # The cut sets are drawn from one seeded sequence, always all three and in this order, so
+    # that each is the same pictures whichever --sets are asked for.
+    drawn: dict[str, list] = {}
+
+    def cut(name: str) -> list:
+        if not drawn:
+            rng = random.Random(7)
+            drawn["closeup-1"] = closeups(False, rng)
+            drawn["closeup-few"] = closeups(True, rng)
+            drawn["no-tiles"] = no_tiles(rng)
+        return drawn[name]
+
     makers = {
         "rf-holdout": lambda: rf_holdout(),
-        "closeup-1": lambda: closeups(False, rng),
-        "closeup-few": lambda: closeups(True, rng),
-        "no-tiles": lambda: no_tiles(rng),
+        "closeup-1": lambda: cut("closeup-1"),
+        "closeup-few": lambda: cut("closeup-few"),
+        "no-tiles": lambda: cut("no-tiles"),
         "camerash": lambda: camerash(),
         "crops": lambda: crops(),
     }

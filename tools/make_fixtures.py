@@ -162,6 +162,20 @@ def main():
     write("misread_corrected", "the 5p of 456p is read 6p (55%) over 5p (40%); only 5p makes a winning hand", t.dets,
           {"hand": "123m456p789s11sEEE", "changes": 1})
 
+    # 5b. A season taken for a claimed tile (sideways, read F at 12%) beside 1m 2m 3m: the four
+    # make a kong only if the 2m and 3m, read 96% sure, were 1m, which the model gives 0.1%.
+    t = Table()
+    t.tile("F", sideways=True, p=0.12, alt={"1m": 0.0167, "s1": 0.09})
+    t.tile("1m")
+    t.tile("2m", p=0.96, alt={"1m": 0.0012})
+    t.tile("3m", p=0.96, alt={"1m": 0.0012})
+    t.space()
+    t.run("567m345mNNNW")
+    t.space()
+    t.tile("W")
+    write("kong_from_unsure_tiles", "a season read F (12%) lying beside 1m 2m 3m: no kong of 1m made of tiles read 96% sure as 2m and 3m", t.dets,
+          {"hand": None, "issue_contains": "do not show one meld's faces"})
+
     # 6. Five copies of 5p, read confidently: no valid hand, and the message says why.
     t = Table()
     t.run("55555p", p=0.99)

@@ -161,13 +161,24 @@ fn meld_candidates(dets: &[Detection], idx: &[usize], kind: GroupKind) -> Vec<Ca
     // A kong whose four tiles are all face down may be any tile: keep them all.
     let all_down = idx.iter().all(|&i| dets[i].face_down);
     if !all_down {
-        // Keep readings where every face-up tile gives the face some weight.
-        let up = idx.iter().filter(|&&i| !dets[i].face_down).count().max(1) as f32;
-        let floor = up * MIN_ALTERNATIVE.ln();
-        let keep = v.iter().skip(1).take_while(|c| c.logp >= floor).count() + 1;
-        v.truncate(keep.min(PER_UNIT));
+        // Besides the most probable reading, keep those where every face-up tile gives its
+        // face some weight: a sum over the tiles would let two tiles read 96% sure be made
+        // another face the model gives 0.1% when the other two are sure of it.
+        let top = v.remove(0);
+        v.retain(|c| every_tile_allows(dets, idx, &c.tiles));
+        v.insert(0, top);
+        v.truncate(PER_UNIT);
     }
     v
+}
+
+/// Whether each face-up tile of `idx` gives its face in `tiles` (in the same order) at least
+/// `MIN_ALTERNATIVE`.
+fn every_tile_allows(dets: &[Detection], idx: &[usize], tiles: &[Tile]) -> bool {
+    let floor = MIN_ALTERNATIVE.ln();
+    idx.iter()
+        .zip(tiles)
+        .all(|(&i, &t)| dets[i].face_down || lp(&dets[i], t) >= floor)
 }
 
 /// A combination: candidate index per unit, 3 bits each (≤ 5 candidates, ≤ 21 units).
@@ -223,7 +234,7 @@ pub fn decode(dets: &[Detection], reading: &TableReading, rules: &RuleSet) -> De
     if units.is_empty() {
         return out;
     }
-    if let Some(issue) = count_issue(&units) {
+    if let Some(issue) = count_issue(&units).or_else(|| meld_without_one_face(dets, &units)) {
         out.issues.push(issue);
         out.tiles = top_reading(&units);
         return out;
@@ -310,6 +321,28 @@ fn count_issue(units: &[Unit]) -> Option<String> {
         } else {
             "; tiles may be missing or hidden"
         }
+    ))
+}
+
+/// A meld whose most probable reading makes some tile a face the model gives under
+/// `MIN_ALTERNATIVE` (its tiles show no one meld: a bonus tile or a neighbour laid beside a
+/// meld, or a meld read from tiles that are not one), said as an issue: the hand is not read
+/// rather than read from a tile changed on no evidence.
+fn meld_without_one_face(dets: &[Detection], units: &[Unit]) -> Option<String> {
+    let unit = units.iter().find(|u| {
+        matches!(u.kind, UnitKind::Meld) && !every_tile_allows(dets, &u.dets, &u.cands[0].tiles)
+    })?;
+    let faces: Vec<String> = unit
+        .dets
+        .iter()
+        .map(|&i| match dets[i].top() {
+            Some((face, p)) => format!("{face} {:.0}%", p * 100.0),
+            None => "face down".to_string(),
+        })
+        .collect();
+    Some(format!(
+        "the tiles laid as a meld ({}) do not show one meld's faces: a tile beside them (a flower or season?) may have been taken for part of it",
+        faces.join(", ")
     ))
 }
 
