@@ -29,7 +29,6 @@ import csv
 import json
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -40,14 +39,6 @@ import realdata
 
 REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / "tools" / ".cache" / "eval_photos"
-
-
-def iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / u if u > 0 else 0.0
 
 
 def write_set(name: str, items: list[tuple[Image.Image, list]]) -> list[tuple[Path, list]]:
@@ -173,19 +164,11 @@ def camerash() -> list[tuple[Image.Image, list]]:
     return items
 
 
-def scan(bin_: Path, paths: list[Path], extra: list[str]) -> dict[str, dict]:
-    cmd = [str(bin_), "scan", "--format", "json", *extra, *map(str, paths)]
-    res = subprocess.run(cmd, capture_output=True, text=True)
-    out = {}
-    for line in res.stdout.splitlines():
-        try:
-            v = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        out[v.get("image", "")] = v
-    if not out:
-        sys.exit(f"no answer from {' '.join(cmd[:4])}…: {res.stderr[-2000:]}")
-    return out
+def outline_bounds(corners) -> list[int]:
+    """The upright box around a tile's outline, in whole pixels."""
+    xs = [c[0] for c in corners]
+    ys = [c[1] for c in corners]
+    return [round(min(xs)), round(min(ys)), round(max(xs)), round(max(ys))]
 
 
 def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: bool, any_face: bool = False):
@@ -201,7 +184,7 @@ def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: b
         preds.append(("back" if back else t["tile"], (min(xs), min(ys), max(xs), max(ys))))
     cut = [box for face, box in labels if face == "cut"]
     labels = [lab for lab in labels if lab[0] != "cut"]
-    preds = [p for p in preds if all(iou(p[1], c) < 0.3 for c in cut)]
+    preds = [p for p in preds if all(realdata.box_iou(p[1], c) < 0.3 for c in cut)]
     used = set()
     right = 0
     for face, box in labels:
@@ -209,7 +192,7 @@ def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: b
         for i, (pf, pb) in enumerate(preds):
             if i in used:
                 continue
-            v = iou(box, pb)
+            v = realdata.box_iou(box, pb)
             ok = any_face or (not faces_known and face is None) or pf == face or (face == "back" and pf == "back")
             if v >= best and ok:
                 best, bi = v, i
@@ -255,7 +238,7 @@ def main():
         if not items:
             print(f"{name:<12} no photos (is ../shared/data/rf-chinese-mahjong there?)")
             continue
-        answers = scan(Path(args.bin), [p for p, _ in items], extra)
+        answers = realdata.scan(Path(args.bin), [p for p, _ in items], extra)
         R = P = G = E = LR = 0
         ms = []
         detail = open(args.per_photo, "a") if args.per_photo else None
@@ -266,7 +249,7 @@ def main():
             R, P, G, E = R + r, P + pr, G + g, E + ex
             LR += score_photo(a, labels, faces_known=False, backs_labelled=name == "camerash", any_face=True)[0]
             if detail:
-                read = [(t["tile"], round(t.get("p", 0), 2), [round(min(c[0] for c in t["corners"])), round(min(c[1] for c in t["corners"])), round(max(c[0] for c in t["corners"])), round(max(c[1] for c in t["corners"]))]) for t in a.get("tiles", [])]
+                read = [(t["tile"], round(t.get("p", 0), 2), outline_bounds(t["corners"])) for t in a.get("tiles", [])]
                 detail.write(json.dumps({"set": name, "file": str(p), "right": r, "reported": pr, "labelled": g, "labels": [(f, [round(v) for v in b]) for f, b in labels], "read": read}) + "\n")
         prec, rec = R / max(P, 1), R / max(G, 1)
         f1 = 2 * prec * rec / max(prec + rec, 1e-9)

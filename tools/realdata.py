@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import json
 import math
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -361,12 +364,30 @@ def face_crops(photo: dict, rng: random.Random, jitter: float = 0.06) -> list[tu
     return out
 
 
-def _box_iou(a, b) -> float:
+def box_iou(a, b) -> float:
+    """Intersection over union of two boxes (x0, y0, x1, y1)."""
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = ix * iy
     u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / u if u > 0 else 0.0
+
+
+def scan(bin_, paths: list, extra: list[str] = ()) -> dict[str, dict]:
+    """`suanfan scan --format json` (the binary `bin_`) of each picture, by its path; exits
+    with suanfan's message when it answers for none."""
+    cmd = [str(bin_), "scan", "--format", "json", *extra, *map(str, paths)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    out = {}
+    for line in res.stdout.splitlines():
+        try:
+            v = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        out[v.get("image", "")] = v
+    if not out:
+        sys.exit(f"no answer from {' '.join(cmd[:4])}…: {res.stderr[-2000:]}")
+    return out
 
 
 def cut_along(img: Image.Image, corners, rng: random.Random | None = None, jitter: float = 0.0) -> np.ndarray:
@@ -401,7 +422,7 @@ def pipeline_face_crops(photo: dict, tiles: list[dict], rng: random.Random, copi
         found = (min(xs), min(ys), max(xs), max(ys))
         best, bi = 0.5, -1
         for k, (_, x0, y0, x1, y1) in enumerate(labels):
-            v = _box_iou(found, (x0, y0, x1, y1))
+            v = box_iou(found, (x0, y0, x1, y1))
             if k not in used and v >= best:
                 best, bi = v, k
         if bi < 0:
@@ -469,8 +490,6 @@ def distractor_crops(rng: random.Random, n: int) -> list[np.ndarray]:
 
 
 if __name__ == "__main__":  # python tools/realdata.py N: N finder samples with labels in /tmp/view
-    import sys
-
     out = Path("/tmp/view")
     out.mkdir(exist_ok=True)
     photos = rf_photos("valid-train") + rf_photos("train")

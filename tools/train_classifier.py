@@ -19,7 +19,6 @@ import argparse
 import csv
 import json
 import random
-import subprocess
 import time
 from pathlib import Path
 
@@ -180,27 +179,11 @@ def build_dataset(
     return np.stack(xs), np.array(ys, dtype=np.int64)
 
 
-def scanned(bin_: str, photos: list[dict]) -> dict[str, dict]:
-    """`suanfan scan --format json` of each photo, by its path (photos it could not read are
-    left out, with a count)."""
-    res = subprocess.run([bin_, "scan", "--format", "json", *[str(p["path"]) for p in photos]], capture_output=True, text=True)
-    out = {}
-    for line in res.stdout.splitlines():
-        try:
-            v = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        out[v.get("image", "")] = v
-    if len(out) < len(photos):
-        print(f"{bin_} answered {len(out)} of {len(photos)} photos: {res.stderr[-500:]}")
-    return out
-
-
 def pipeline_crops(bin_: str, part: str, copies: int, seed: int) -> tuple[list[np.ndarray], list[int]]:
     """The faces of the rf photos of `part` cut where and as `suanfan scan` (the binary `bin_`
     with its models) finds them, named by the labels (realdata.pipeline_face_crops)."""
     photos = realdata.rf_photos(part)
-    answers = scanned(bin_, photos)
+    answers = realdata.scan(bin_, [p["path"] for p in photos])
     rng = random.Random(seed * 86_028_121)
     xs, ys = [], []
     for p in photos:
