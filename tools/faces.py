@@ -393,6 +393,16 @@ def build() -> None:
         "bonus art": bonus_art(),
     }
     print("faces rendered:", counts)
+    missing = [name for name, n in counts.items() if n == 0]
+    if missing and not os.environ.get("SUANFAN_PARTIAL_BANK"):
+        # A bank without them trains a poorer classifier without saying so: refuse, and leave
+        # no partial bank behind for the next run to pick up.
+        shutil.rmtree(CACHE, ignore_errors=True)
+        sys.exit(
+            f"the face bank has no {', '.join(missing)} faces: install the packages tools/README.md names "
+            "(apt-get install fonts-arphic-ukai fonts-arphic-uming fonts-wqy-zenhei kdegames-mahjongg-data-kf5 librsvg2-bin), "
+            "or set SUANFAN_PARTIAL_BANK=1 to train on what there is"
+        )
 
 
 def load_bank() -> dict[str, list[Image.Image]]:
