@@ -25,6 +25,7 @@ else), and the scan time. Pictures are written to tools/.cache/eval_photos/ (not
 from __future__ import annotations
 
 import argparse
+import collections
 import csv
 import json
 import random
@@ -171,20 +172,47 @@ def outline_bounds(corners) -> list[int]:
     return [round(min(xs)), round(min(ys)), round(max(xs)), round(max(ys))]
 
 
-def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: bool, any_face: bool = False):
-    """(right, reported, labelled, exact) for one photo; with any_face, a tile found where a
-    label is counts as right whatever face it was read as (localisation alone)."""
+def counted(answer: dict, labels: list, backs_labelled: bool) -> tuple[list, list]:
+    """The tiles reported that count (face, upright bounds) and the labels that count: tiles cut
+    by the picture's edge ("cut") count neither way, nor backs where the labels have none."""
     preds = []
     for t in answer.get("tiles", []):
         back = t["tile"].startswith("back")
         if back and not backs_labelled:
             continue  # labels without face-down tiles: backs are neither right nor wrong
-        xs = [p[0] for p in t["corners"]]
-        ys = [p[1] for p in t["corners"]]
-        preds.append(("back" if back else t["tile"], (min(xs), min(ys), max(xs), max(ys))))
+        preds.append(("back" if back else t["tile"], tuple(outline_bounds(t["corners"]))))
     cut = [box for face, box in labels if face == "cut"]
     labels = [lab for lab in labels if lab[0] != "cut"]
     preds = [p for p in preds if all(realdata.box_iou(p[1], c) < 0.3 for c in cut)]
+    return preds, labels
+
+
+def error_kinds(answer: dict, labels: list, backs_labelled: bool) -> collections.Counter:
+    """What went wrong on one photo, by kind: each label paired with the reported tile that
+    overlaps it most (IoU >= 0.5: right or misread; 0.1 to 0.5: outline off), else missed; the
+    reported tiles paired with no label are false."""
+    preds, labels = counted(answer, labels, backs_labelled)
+    kinds: collections.Counter = collections.Counter()
+    used: set[int] = set()
+    for face, box in labels:
+        overlaps = [(realdata.box_iou(box, pb), i) for i, (_, pb) in enumerate(preds) if i not in used]
+        v, i = max(overlaps, default=(0.0, -1))
+        if v >= 0.5:
+            used.add(i)
+            kinds["misread" if preds[i][0] != face else "right"] += 1
+        elif v >= 0.1:
+            used.add(i)
+            kinds["outline off"] += 1
+        else:
+            kinds["missed"] += 1
+    kinds["false"] += len(preds) - len(used)
+    return kinds
+
+
+def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: bool, any_face: bool = False):
+    """(right, reported, labelled, exact) for one photo; with any_face, a tile found where a
+    label is counts as right whatever face it was read as (localisation alone)."""
+    preds, labels = counted(answer, labels, backs_labelled)
     used = set()
     right = 0
     for face, box in labels:
@@ -240,6 +268,7 @@ def main():
             continue
         answers = realdata.scan(Path(args.bin), [p for p, _ in items], extra)
         R = P = G = E = LR = 0
+        kinds: collections.Counter = collections.Counter()
         ms = []
         detail = open(args.per_photo, "a") if args.per_photo else None
         for p, labels in items:
@@ -248,12 +277,18 @@ def main():
             r, pr, g, ex = score_photo(a, labels, faces_known=name != "camerash", backs_labelled=name == "camerash")
             R, P, G, E = R + r, P + pr, G + g, E + ex
             LR += score_photo(a, labels, faces_known=False, backs_labelled=name == "camerash", any_face=True)[0]
+            kinds += error_kinds(a, labels, backs_labelled=name == "camerash")
             if detail:
                 read = [(t["tile"], round(t.get("p", 0), 2), outline_bounds(t["corners"])) for t in a.get("tiles", [])]
                 detail.write(json.dumps({"set": name, "file": str(p), "right": r, "reported": pr, "labelled": g, "labels": [(f, [round(v) for v in b]) for f, b in labels], "read": read}) + "\n")
         prec, rec = R / max(P, 1), R / max(G, 1)
         f1 = 2 * prec * rec / max(prec + rec, 1e-9)
         print(f"{name:<12} {len(items):>6} {prec:>9.3f} {rec:>7.3f} {f1:>6.3f} {E:>4}/{len(items):<4} ({E / len(items):.0%}) {P - R:>5} {np.mean(ms):>8.1f}  {LR / max(P, 1):.3f} / {LR / max(G, 1):.3f}")
+        if name != "camerash":
+            print(
+                f"{'':<12} wrong: {kinds['misread']} misread, {kinds['outline off']} outlined off (IoU 0.1-0.5), "
+                f"{kinds['missed']} missed, {kinds['false']} reported where no label is"
+            )
         for p, _ in items[: args.show]:
             subprocess.run([args.bin, "scan", *extra, str(p), "--annotate", str(p.with_suffix(".annotated.png"))], capture_output=True)
 
