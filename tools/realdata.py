@@ -44,6 +44,7 @@ RF_CLASSES = [
     "f4", "7m", "7p", "7s", "C", "f3", "8m", "8p", "8s", "9m", "9p", "9s",
 ]
 NONE = len(faces.CLASSES)  # the classifier's "not a tile" class
+BONUS_FIRST = faces.CLASSES.index("f1")  # flowers and seasons are the last eight classes
 # Share of finder samples drawn as close-ups (the median tile 55 to 110 pixels wide); set by
 # train_detector.py --closeup. The shipped finder had none (a second round with 0.35 was
 # measured and not kept: models/README.md).
@@ -405,7 +406,9 @@ def cut_along(img: Image.Image, corners, rng: random.Random | None = None, jitte
     return np.asarray(big.resize((synth.CROP_W, synth.CROP_H), Image.BOX), np.uint8)
 
 
-def pipeline_face_crops(photo: dict, tiles: list[dict], rng: random.Random, copies: int, jitter: float = 0.03) -> list[tuple[np.ndarray, int]]:
+def pipeline_face_crops(
+    photo: dict, tiles: list[dict], rng: random.Random, copies: int, jitter: float = 0.03, bonus_copies: int | None = None
+) -> list[tuple[np.ndarray, int]]:
     """The faces of a photo as suanfan sees them: each face-up tile that `suanfan scan` found
     (`tiles`, its JSON) where a label is (IoU >= 0.5 of the outline's bounds), cut along the
     found outline and named by the label. The labels' upright boxes are loose around turned
@@ -429,8 +432,9 @@ def pipeline_face_crops(photo: dict, tiles: list[dict], rng: random.Random, copi
             continue
         used.add(bi)
         face = int(labels[bi][0])
+        n = bonus_copies if bonus_copies and face >= BONUS_FIRST else copies
         out.append((cut_along(img, t["corners"]), face))
-        out += [(cut_along(img, t["corners"], rng, jitter), face) for _ in range(copies - 1)]
+        out += [(cut_along(img, t["corners"], rng, jitter), face) for _ in range(n - 1)]
     return out
 
 

@@ -121,7 +121,7 @@ def _real_augmented(job: tuple[str, int, int]) -> list[np.ndarray]:
 
 def build_dataset(
     per_class: int, seed: int, real_repeats: int, workers: int = 0, val_photos: set[str] = VAL_PHOTOS, rf_copies: int = 0, none_drawn: int = 0,
-    pipeline: tuple[str, int] | None = None,
+    pipeline: tuple[str, int, int | None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     global _BANK
     bank = faces.load_bank()
@@ -171,7 +171,7 @@ def build_dataset(
     if pipeline:
         # The same photos' faces cut along the outlines the finder draws (turned, tight), as
         # the classifier is given them in suanfan, rather than the labels' upright boxes.
-        px, py = pipeline_crops(pipeline[0], "valid-train", pipeline[1], seed)
+        px, py = pipeline_crops(pipeline[0], "valid-train", pipeline[1], seed, pipeline[2])
         xs += px
         ys += py
         n_pipe = len(px)
@@ -179,7 +179,7 @@ def build_dataset(
     return np.stack(xs), np.array(ys, dtype=np.int64)
 
 
-def pipeline_crops(bin_: str, part: str, copies: int, seed: int) -> tuple[list[np.ndarray], list[int]]:
+def pipeline_crops(bin_: str, part: str, copies: int, seed: int, bonus_copies: int | None = None) -> tuple[list[np.ndarray], list[int]]:
     """The faces of the rf photos of `part` cut where and as `suanfan scan` (the binary `bin_`
     with its models) finds them, named by the labels (realdata.pipeline_face_crops)."""
     photos = realdata.rf_photos(part)
@@ -188,7 +188,7 @@ def pipeline_crops(bin_: str, part: str, copies: int, seed: int) -> tuple[list[n
     xs, ys = [], []
     for p in photos:
         v = answers.get(str(p["path"]))
-        for a, c in realdata.pipeline_face_crops(p, v["tiles"], rng, copies) if v else []:
+        for a, c in realdata.pipeline_face_crops(p, v["tiles"], rng, copies, bonus_copies=bonus_copies) if v else []:
             xs.append(a)
             ys.append(c)
     return xs, ys
@@ -299,6 +299,7 @@ def main() -> None:
     ap.add_argument("--none-drawn", type=int, default=2000, help="drawn 'not a tile' crops (keyboards, dominoes, floors...)")
     ap.add_argument("--part-crops", action="store_true", help="parts of one tile's face (pips, characters) among the 'not a tile' crops")
     ap.add_argument("--pipeline-copies", type=int, default=0, help="cuts of each face of the rf photos we train on as `suanfan scan` finds and cuts it (0: none)")
+    ap.add_argument("--bonus-copies", type=int, help="with --pipeline-copies: this many cuts of each flower and season instead (they are rare in the photos)")
     ap.add_argument("--bin", default=str(REPO / "target" / "release" / "suanfan"), help="the suanfan binary that finds the tiles for --pipeline-copies")
     ap.add_argument("--init", help="start from this classifier (ONNX) instead of from scratch")
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -312,7 +313,7 @@ def main() -> None:
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     t0 = time.time()
     val_photos = FOLDS[args.fold]
-    pipeline = (args.bin, args.pipeline_copies) if args.pipeline_copies else None
+    pipeline = (args.bin, args.pipeline_copies, args.bonus_copies) if args.pipeline_copies else None
     x, y = build_dataset(args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn, pipeline)
     vx, vy, vpaths = validation_set(val_photos)
     rx, ry = rf_validation() if args.rf_copies else (vx[:0], vy[:0])
