@@ -74,8 +74,9 @@ def _corrections() -> dict[tuple[str, int], tuple[str, str]]:
 
 
 def _corrected(name: str, rows: list[list[float]], fixes: dict) -> list[list[float]]:
-    """A photo's label rows with the corrections applied (a class index, or the row dropped).
-    A correction whose label no longer matches the exporter's is left out, with a warning."""
+    """A photo's label rows with the corrections applied (a class index, or the row dropped),
+    each with its line in the label file appended. A correction whose label no longer matches
+    the exporter's is left out, with a warning."""
     out = []
     for k, row in enumerate(rows):
         fix = fixes.get((name, k))
@@ -87,13 +88,14 @@ def _corrected(name: str, rows: list[list[float]], fixes: dict) -> list[list[flo
                 continue
             else:
                 row = [float(RF_CLASSES.index(corrected))] + row[1:]
-        out.append(row)
+        out.append(row + [float(k)])
     return out
 
 
 def rf_photos(part: str) -> list[dict]:
     """part: 'train' (exporter's train photos, augmented), 'valid-train' (validation photos we
-    train on), 'holdout'. Each: path, size, boxes (N x 5: class, x0, y0, x1, y1 in pixels)."""
+    train on), 'holdout'. Each: path, size, boxes (N x 5: class, x0, y0, x1, y1 in pixels),
+    lines (each box's line in the exporter's label file, as rf-corrections.csv names it)."""
     folder = RF / ("train" if part == "train" else "valid")
     out = []
     if not folder.exists():
@@ -109,15 +111,15 @@ def rf_photos(part: str) -> list[dict]:
                 v = line.split()
                 if len(v) == 5:
                     rows.append([float(x) for x in v])
-        if part != "train":
-            rows = _corrected(img.name, rows, fixes)
+        rows = _corrected(img.name, rows, fixes) if part != "train" else [r + [float(k)] for k, r in enumerate(rows)]
         with Image.open(img) as im:
             W, H = im.size
         boxes = np.array(
-            [[faces.CLASSES.index(RF_CLASSES[int(c)]), (x - w / 2) * W, (y - h / 2) * H, (x + w / 2) * W, (y + h / 2) * H] for c, x, y, w, h in rows],
+            [[faces.CLASSES.index(RF_CLASSES[int(c)]), (x - w / 2) * W, (y - h / 2) * H, (x + w / 2) * W, (y + h / 2) * H] for c, x, y, w, h, _ in rows],
             np.float32,
         ).reshape(-1, 5)
-        out.append({"path": img, "size": (W, H), "boxes": boxes})
+        lines = [int(r[5]) for r in rows]
+        out.append({"path": img, "size": (W, H), "boxes": boxes, "lines": lines})
     return out
 
 

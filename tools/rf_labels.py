@@ -2,12 +2,14 @@
 classifier and writes what disagrees as contact sheets, for a person to look at.
 
     python tools/rf_labels.py propose [--classifier ONNX] [--min-prob 0.5]
+    python tools/rf_labels.py duplicates
 
 writes `tools/.cache/rf_labels/proposals.csv` (photo, box, label, read, probability) and
 `sheet-NN.png` (each crop numbered as in the CSV, with its label and the reading). The
 corrections a person confirmed on the sheets go into `datasets/labels/rf-corrections.csv`
 (photo, box, label, corrected; `corrected` is a face in this project's notation, or `drop`
-for a box that is no whole tile), which `realdata.rf_photos` applies for training and
+for a box that is no whole tile, or the second box of a tile labelled twice, which
+`duplicates` lists), which `realdata.rf_photos` applies for training and
 evaluation alike. Only the exporter's validation photos are checked: the classifier never
 trains on the faces of its augmented train photos.
 """
@@ -79,7 +81,7 @@ def propose(args) -> None:
             top = int(pr.argmax())
             if top != lab and pr[top] >= args.min_prob:
                 n = len(rows)
-                rows.append([ph["path"].name, k, NAMES[lab], NAMES[top], f"{pr[top]:.2f}"])
+                rows.append([ph["path"].name, ph["lines"][k], NAMES[lab], NAMES[top], f"{pr[top]:.2f}"])
                 items.append((n, x[k], f"{NAMES[lab]}>{NAMES[top]}"))
     with open(OUT / "proposals.csv", "w", newline="") as f:
         w = csv.writer(f)
@@ -91,13 +93,39 @@ def propose(args) -> None:
     print(f"{len(rows)} boxes of {sum(len(p['boxes']) for p in photos)} disagree with the classifier; see {OUT}")
 
 
+def duplicates(_args) -> None:
+    """Pairs of boxes of one photo that cover one tile (IoU >= 0.6): the exporter labelled
+    some tiles twice, once with a wrong face. Written as a sheet of the two crops side by side,
+    for a person to say which box to drop."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    rows, items = [], []
+    for ph in realdata.rf_photos("valid-train") + realdata.rf_photos("holdout"):
+        b = ph["boxes"]
+        crops = crops_of(ph) if len(b) else []
+        for i in range(len(b)):
+            for j in range(i + 1, len(b)):
+                iou = realdata.box_iou(b[i, 1:], b[j, 1:])
+                if iou >= 0.6:
+                    n = len(rows)
+                    rows.append([ph["path"].name, ph["lines"][i], ph["lines"][j], NAMES[int(b[i, 0])], NAMES[int(b[j, 0])], f"{iou:.2f}"])
+                    items += [(n, crops[i], NAMES[int(b[i, 0])]), (n, crops[j], NAMES[int(b[j, 0])])]
+    with open(OUT / "duplicates.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["n", "photo", "box", "other box", "label", "other label", "iou"])
+        for n, r in enumerate(rows):
+            w.writerow([n] + r)
+    if items:
+        sheet(items, OUT / "duplicates.png")
+    print(f"{len(rows)} pairs of boxes cover one tile; see {OUT / 'duplicates.csv'}")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("command", choices=["propose"])
+    ap.add_argument("command", choices=["propose", "duplicates"])
     ap.add_argument("--classifier", default=str(REPO / "models" / "tile_classifier.onnx"))
     ap.add_argument("--min-prob", type=float, default=0.5)
     args = ap.parse_args()
-    propose(args)
+    {"propose": propose, "duplicates": duplicates}[args.command](args)
 
 
 if __name__ == "__main__":
