@@ -138,6 +138,36 @@ def main():
     write("kongs", "an exposed kong from across and a concealed kong shown with two backs", t.dets,
           {"hand": "[NNNN,2][CCCC]123m45p11s6p", "groups": ["hand", "kong", "concealed_kong", "winning"]})
 
+    # 3b. Face-down tiles that are no concealed kong: a back found in the gap before the
+    # winning tile (the table between two tiles), one at the end of a claimed pung; and a
+    # concealed kong laid against the hand with no gap.
+    t = Table()
+    t.run("123m456p789s11sEE")
+    t.tile("E", down=True)
+    t.tile("E")
+    write("false_back_in_gap", "a face-down tile found in the gap before the winning tile: set aside, the hand kept", t.dets,
+          {"hand": "123m456p789s11sEEE", "groups": ["hand", "stray", "winning"],
+           "assumed_contains": "1 face-down tile(s) beside face-up tiles set aside"})
+    t = Table()
+    t.run("123m456p789sE")
+    t.space()
+    t.tile("E")
+    t.space(1.2)
+    t.tile("S", sideways=True)
+    t.run("SS")
+    t.tile("S", down=True)
+    write("false_back_beside_claimed_pung", "a face-down tile found at the end of a claimed pung: no concealed kong", t.dets,
+          {"hand": "[SSS,1]123m456p789sEE", "groups": ["hand", "pung", "stray", "winning"]})
+    t = Table()
+    t.run("123m456p11sEE")
+    t.tile("C", down=True)
+    t.run("CC")
+    t.tile("C", down=True)
+    t.space()
+    t.tile("E")
+    write("concealed_kong_against_hand", "a concealed kong laid against the hand, no gap between them", t.dets,
+          {"hand": "[CCCC]123m456p11sEEE", "groups": ["hand", "concealed_kong", "winning"]})
+
     # 4. Bonus tiles aside, below the hand.
     t = Table()
     t.run("123m456p789s11sEE")

@@ -382,6 +382,10 @@ fn runs_of(mut rows: Vec<Vec<Placed>>, w: f32, out: &mut TableReading) -> Vec<Ru
 /// Melds: runs with a sideways or face-down tile become groups; the other runs are returned.
 fn read_melds(dets: &[Detection], runs: Vec<Run>, out: &mut TableReading) -> Vec<Run> {
     let mut plain = Vec::new();
+    let runs: Vec<Run> = runs
+        .into_iter()
+        .flat_map(|run| set_backs_aside(dets, run, out))
+        .collect();
     for (r, run) in runs {
         let n = run.len();
         let idx: Vec<usize> = run.iter().map(|p| p.idx).collect();
@@ -405,6 +409,53 @@ fn read_melds(dets: &[Detection], runs: Vec<Run>, out: &mut TableReading) -> Vec
         plain.push((r, run));
     }
     plain
+}
+
+/// A run that mixes face-down and face-up tiles but is no concealed kong as a whole: the
+/// concealed kongs laid in it (down, up, up, down) are taken out as groups, and every other
+/// face-down tile is set aside as stray; the face-up tiles between them are returned as runs
+/// of their own. A face-down tile found beside the hand (a gap between two tiles, the table
+/// at a row's end) would otherwise make the whole row stray, and one beside a claimed pung
+/// would make it a concealed kong. Other runs are returned as they are.
+fn set_backs_aside(dets: &[Detection], (r, run): Run, out: &mut TableReading) -> Vec<Run> {
+    let down = |p: &Placed| dets[p.idx].face_down;
+    let n_down = run.iter().filter(|p| down(p)).count();
+    let upright = |w: &[Placed]| w.iter().all(|p| down(p) || !p.sideways);
+    // Inside a longer run only the kongs laid as the rules lay them: down at both ends.
+    let laid_kong = |w: &[Placed]| w.len() == 4 && upright(w) && down(&w[0]) && down(&w[3]);
+    if n_down == 0 || n_down == run.len() || (run.len() == 4 && upright(&run)) {
+        return vec![(r, run)];
+    }
+    let (mut parts, mut part, mut aside) = (Vec::new(), Vec::new(), Vec::new());
+    let mut k = 0;
+    while k < run.len() {
+        let window = run.get(k..k + 4).filter(|w| laid_kong(w));
+        if let Some(w) = window {
+            parts.push((r, std::mem::take(&mut part)));
+            parts.push((r, w.to_vec()));
+            k += 4;
+        } else if down(&run[k]) {
+            parts.push((r, std::mem::take(&mut part)));
+            aside.push(run[k].idx);
+            k += 1;
+        } else {
+            part.push(run[k]);
+            k += 1;
+        }
+    }
+    parts.push((r, part));
+    parts.retain(|(_, p)| !p.is_empty());
+    if !aside.is_empty() {
+        out.assumed.push(format!(
+            "{} face-down tile(s) beside face-up tiles set aside: only a concealed kong shows face-down tiles",
+            aside.len()
+        ));
+        out.groups.push(Group {
+            kind: GroupKind::Stray,
+            tiles: aside,
+        });
+    }
+    parts
 }
 
 /// A run with face-down tiles: a concealed kong, or stray tiles.
