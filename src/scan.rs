@@ -198,9 +198,10 @@ pub fn to_json(o: &ScanOutcome) -> Value {
         .map(|(i, d)| {
             let ranked = d.ranked();
             let (tile, p) = if d.face_down {
+                // How sure the finder is of a face-down tile (the classifier never sees one).
                 match read.get(&i) {
-                    Some(t) => (format!("back:{t}"), 1.0),
-                    None => ("back".to_string(), 1.0),
+                    Some(t) => (format!("back:{t}"), d.score),
+                    None => ("back".to_string(), d.score),
                 }
             } else {
                 o.face_of(i).map_or(("?".to_string(), 0.0), |(f, p)| (f.to_string(), p))
