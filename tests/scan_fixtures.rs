@@ -137,6 +137,11 @@ fn every_fixture_reads_as_expected() {
         {
             failures.push(format!("{summary}: '{}' is said twice", twice.1));
         }
+        if expect["no_issues"].as_bool() == Some(true)
+            && !(reading.issues.is_empty() && decoded.issues.is_empty())
+        {
+            failures.push(format!("{summary}: want no issue"));
+        }
         if let Some(n) = expect["assumed_min"].as_u64() {
             if ((reading.assumed.len() + decoded.assumed.len()) as u64) < n {
                 failures.push(format!("{summary}: want at least {n} assumptions"));

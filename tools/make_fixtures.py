@@ -147,7 +147,7 @@ def main():
     t.tile("E")
     write("false_back_in_gap", "a face-down tile found in the gap before the winning tile: set aside, the hand kept", t.dets,
           {"hand": "123m456p789s11sEEE", "groups": ["hand", "stray", "winning"],
-           "assumed_contains": "1 face-down tile(s) beside face-up tiles set aside"})
+           "assumed_contains": "1 face-down tile(s) beside face-up tiles set aside", "no_issues": True})
     t = Table()
     t.run("123m456p789sE")
     t.space()
@@ -157,7 +157,7 @@ def main():
     t.run("SS")
     t.tile("S", down=True)
     write("false_back_beside_claimed_pung", "a face-down tile found at the end of a claimed pung: no concealed kong", t.dets,
-          {"hand": "[SSS,1]123m456p789sEE", "groups": ["hand", "pung", "stray", "winning"]})
+          {"hand": "[SSS,1]123m456p789sEE", "groups": ["hand", "pung", "stray", "winning"], "no_issues": True})
     t = Table()
     t.run("123m456p11sEE")
     t.tile("C", down=True)

@@ -294,10 +294,12 @@ fn units_of(dets: &[Detection], reading: &TableReading, out: &mut Decoded) -> Ve
                 cands: meld_candidates(dets, &g.tiles, g.kind),
             });
         } else if g.kind == GroupKind::Stray {
-            out.issues.push(format!(
-                "{} tile(s) that fit no group were left out",
-                g.tiles.len()
-            ));
+            // Face-down strays were already told of where the layout set them aside.
+            let up = g.tiles.iter().filter(|&&i| !dets[i].face_down).count();
+            if up > 0 {
+                out.issues
+                    .push(format!("{up} tile(s) that fit no group were left out"));
+            }
         }
     }
     units
