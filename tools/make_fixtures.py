@@ -287,6 +287,42 @@ def main():
     write("flower_misread_aside", "three bonus tiles aside; the first read 1s (60%), 30% flower or season", t.dets,
           {"hand": "123m456p789s11sEEE", "flowers": 3, "groups": ["hand", "winning", "bonus"]})
 
+    # 12b. A full hand and a lone tile apart: a season the model read as a suit tile, with
+    # little chance of a bonus tile (5%), alone above the hand; and one with 1% lying beside
+    # the flowers (the rule for tiles beside bonus tiles asks for 5% when the hand is not full).
+    t = Table()
+    t.run("123m456p789s11sEE")
+    t.space()
+    t.tile("E")
+    t.x = 160.0
+    t.y -= 200
+    t.tile("1s", p=0.7, alt={"s3": 0.05, "7p": 0.03})
+    write("season_misread_apart_from_full_hand", "a season read 1s (70%, 5% a season) alone above a full hand", t.dets,
+          {"hand": "123m456p789s11sEEE", "flowers": 1, "groups": ["hand", "winning", "bonus"],
+           "assumed_contains": "a lone tile apart from a full hand read as a flower or season"})
+    t = Table()
+    t.run("123m456p789s11sEE")
+    t.space()
+    t.tile("E")
+    t.x = 100.0
+    t.y -= 160
+    t.tile("f1")
+    t.tile("f2")
+    t.tile("1s", p=0.9, alt={"s3": 0.01, "7p": 0.08})
+    write("season_misread_beside_flowers", "a full hand; a season read 1s (90%, 1% a season) beside two flowers", t.dets,
+          {"hand": "123m456p789s11sEEE", "flowers": 3, "groups": ["hand", "winning", "bonus"],
+           "assumed_contains": "beside the bonus tiles"})
+    t = Table()
+    t.run("123m456p789s11sEE")
+    t.space()
+    t.tile("E")
+    t.x = 160.0
+    t.y -= 200
+    t.tile("5m", p=0.9, alt={"6m": 0.05})
+    write("tile_apart_from_full_hand", "a full hand; a 5m alone above it (a discard): left out, the hand kept", t.dets,
+          {"hand": "123m456p789s11sEEE", "flowers": 0, "groups": ["hand", "winning", "stray"],
+           "assumed_contains": "1 tile(s) apart from a full hand left out"})
+
     # 13. Melds laid touching in a row in front of the hand, no gap between them; the last
     # pung has a wide gap inside it, after its sideways tile.
     t = Table()

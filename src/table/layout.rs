@@ -135,14 +135,15 @@ pub fn read_among(dets: &[Detection], among: &[usize]) -> TableReading {
         out.issues.push("no tiles found in the picture".to_string());
         return out;
     }
-    let (bonus, rest) = split_bonus(dets, among, &mut out);
+    let (mut bonus, rest) = split_bonus(dets, among, &mut out);
     let up = player_up(dets, &rest, &mut out);
     let (w, h) = tile_size(dets, &rest);
     let angle = row_angle(dets, &rest, up, w);
     let rows = rows_of(place(dets, &rest, up, angle), h);
     let runs = runs_of(rows, w, &mut out);
     let plain = read_melds(dets, runs, &mut out);
-    read_hand(dets, &plain, &mut out);
+    let more = read_hand(dets, &plain, &bonus, &mut out);
+    bonus.extend(more);
     if !bonus.is_empty() {
         out.groups.push(Group {
             kind: GroupKind::Bonus,
@@ -150,6 +151,13 @@ pub fn read_among(dets: &[Detection], among: &[usize]) -> TableReading {
         });
     }
     out
+}
+
+/// Whether tile `j` lies beside tile `i` (their centres closer than 1.6 of `i`'s short side).
+fn beside(dets: &[Detection], i: usize, j: usize) -> bool {
+    let k = &dets[i].corners;
+    let side = dist(k[0], k[1]).min(dist(k[1], k[2]));
+    dist(centre(k), centre(&dets[j].corners)) < 1.6 * side
 }
 
 /// Bonus tiles lie aside: they are taken out first (`bonus`, `rest`).
@@ -171,11 +179,7 @@ fn split_bonus(
     // hand: take it as one of them when the model gives it some chance of being one (the
     // pictures of flowers and seasons differ most from set to set).
     loop {
-        let beside = |i: usize, j: usize| {
-            let k = &dets[i].corners;
-            let side = dist(k[0], k[1]).min(dist(k[1], k[2]));
-            dist(centre(k), centre(&dets[j].corners)) < 1.6 * side
-        };
+        let beside = |i: usize, j: usize| beside(dets, i, j);
         let moved: Vec<usize> = rest
             .iter()
             .copied()
@@ -504,11 +508,17 @@ fn claimed_meld(
 }
 
 /// The hand is the longest run of upright tiles; its row is the hand row. The other upright
-/// runs are the winning tile set apart, melds laid upright, or parts of the hand.
-fn read_hand(dets: &[Detection], plain: &[Run], out: &mut TableReading) {
+/// runs are the winning tile set apart, melds laid upright, or parts of the hand. Gives the
+/// lone tiles read as flowers or seasons.
+fn read_hand(
+    dets: &[Detection],
+    plain: &[Run],
+    bonus_aside: &[usize],
+    out: &mut TableReading,
+) -> Vec<usize> {
     let Some(main) = (0..plain.len()).max_by_key(|&k| (plain[k].1.len(), usize::MAX - k)) else {
         out.issues.push("no standing hand found".to_string());
-        return;
+        return Vec::new();
     };
     let hand_row = plain[main].0;
     let mut hand: Vec<usize> = plain[main].1.iter().map(|p| p.idx).collect();
@@ -528,6 +538,7 @@ fn read_hand(dets: &[Detection], plain: &[Run], out: &mut TableReading) {
     });
     let mut winning: Option<usize> = None;
     let (mut joined_runs, mut joined_tiles) = (0, 0);
+    let mut parts = Vec::new();
     for (r, run) in others {
         let idx: Vec<usize> = run.iter().map(|p| p.idx).collect();
         match idx.len() {
@@ -542,8 +553,29 @@ fn read_hand(dets: &[Detection], plain: &[Run], out: &mut TableReading) {
                 );
                 winning = Some(idx[0]);
             }
+            _ => parts.push(idx),
+        }
+    }
+    // Parts of the hand split by gaps are joined to it (said once for all such parts), while
+    // the hand is not full: past 14 tiles a part cannot belong to it. A lone tile then is most
+    // often a flower or season the model misread (their pictures differ most between sets):
+    // one the model gives some chance of being one, or one lying beside the bonus tiles.
+    let melds = out.groups.iter().filter(|g| g.kind.is_meld()).count();
+    let (mut bonus, mut left_out) = (Vec::new(), Vec::new());
+    for idx in parts {
+        let full = hand.len() + usize::from(winning.is_some()) + 3 * melds >= 14;
+        let by_bonus = |i: usize| bonus_aside.iter().any(|&j| beside(dets, i, j));
+        match idx[..] {
+            [i] if full && (dets[i].p_bonus() >= MIN_P_BONUS_ASIDE || by_bonus(i)) => {
+                out.assumed.push(format!(
+                    "a lone tile apart from a full hand{} read as a flower or season ({:.1}% by the model)",
+                    if by_bonus(i) { ", beside the bonus tiles," } else { "" },
+                    100.0 * dets[i].p_bonus()
+                ));
+                bonus.push(i);
+            }
+            _ if full => left_out.extend(idx),
             _ => {
-                // Part of the hand split by a gap: join it (said once for all such parts).
                 joined_runs += 1;
                 joined_tiles += idx.len();
                 hand.extend(idx);
@@ -552,6 +584,16 @@ fn read_hand(dets: &[Detection], plain: &[Run], out: &mut TableReading) {
     }
     if joined_runs > 0 {
         out.assumed.push(joined_note(joined_runs, joined_tiles));
+    }
+    if !left_out.is_empty() {
+        out.assumed.push(format!(
+            "{} tile(s) apart from a full hand left out",
+            left_out.len()
+        ));
+        out.groups.push(Group {
+            kind: GroupKind::Stray,
+            tiles: left_out,
+        });
     }
     if winning.is_none() && !hand.is_empty() {
         out.assumed.push(
@@ -573,6 +615,7 @@ fn read_hand(dets: &[Detection], plain: &[Run], out: &mut TableReading) {
             tiles: hand,
         },
     );
+    bonus
 }
 
 /// What was assumed of the upright tiles set apart from the hand by gaps and joined to it.
