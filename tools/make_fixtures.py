@@ -313,6 +313,18 @@ def main():
           {"hand": "123m456p789s11sEEE", "flowers": 3, "groups": ["hand", "winning", "bonus"],
            "assumed_contains": "beside the bonus tiles"})
     t = Table()
+    t.run("123m456p789s1s")
+    t.space()
+    t.tile("1s")
+    t.space(1.2)
+    t.tile("N")
+    t.space(0.6)
+    t.tile("N", sideways=True)
+    t.run("NN")
+    write("kong_split_by_gap", "a kong from across laid with a wide gap after its first tile; the hand full without it", t.dets,
+          {"hand": "[NNNN,2]123m456p789s11s", "groups": ["hand", "kong", "winning"],
+           "assumed_contains": "read as the fourth tile of a kong"})
+    t = Table()
     t.run("123m456p789s11sEE")
     t.space()
     t.tile("E")

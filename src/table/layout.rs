@@ -566,6 +566,12 @@ fn read_hand(
         let full = hand.len() + usize::from(winning.is_some()) + 3 * melds >= 14;
         let by_bonus = |i: usize| bonus_aside.iter().any(|&j| beside(dets, i, j));
         match idx[..] {
+            [i] if full && fourth_of_a_pung(dets, i, &mut out.groups) => {
+                out.assumed.push(
+                    "a lone tile beside a pung of its face, apart from a full hand, read as the fourth tile of a kong"
+                        .to_string(),
+                );
+            }
             [i] if full && (dets[i].p_bonus() >= MIN_P_BONUS_ASIDE || by_bonus(i)) => {
                 out.assumed.push(format!(
                     "a lone tile apart from a full hand{} read as a flower or season ({:.1}% by the model)",
@@ -616,6 +622,49 @@ fn read_hand(
         },
     );
     bonus
+}
+
+/// Whether lone tile `i` is the fourth tile of a pung beside it, laid with a gap: the same
+/// face, near its first or last tile. The pung becomes a kong, who gave its claimed tile
+/// read again from where the sideways tile now lies (an upright pung keeps its guess).
+fn fourth_of_a_pung(dets: &[Detection], i: usize, groups: &mut [Group]) -> bool {
+    for g in groups.iter_mut() {
+        let GroupKind::Pung { from } = g.kind else {
+            continue;
+        };
+        let [a, b, c] = g.tiles[..] else { continue };
+        if !same_top_face(dets, &[i, a, b, c]) {
+            continue;
+        }
+        // Within about a tile's width of the pung's end (further than `beside`).
+        let near = |j: usize| {
+            let k = &dets[i].corners;
+            let side = dist(k[0], k[1]).min(dist(k[1], k[2]));
+            dist(centre(k), centre(&dets[j].corners)) < 2.2 * side
+        };
+        let at = if near(a) {
+            0
+        } else if near(c) {
+            3
+        } else {
+            continue;
+        };
+        let claimed = match from {
+            Seat::Left => 0,
+            Seat::Across => 1,
+            _ => 2,
+        } + usize::from(at == 0);
+        g.tiles.insert(at, i);
+        g.kind = GroupKind::Kong {
+            from: match claimed {
+                0 => Seat::Left,
+                1 | 2 => Seat::Across,
+                _ => Seat::Right,
+            },
+        };
+        return true;
+    }
+    false
 }
 
 /// What was assumed of the upright tiles set apart from the hand by gaps and joined to it.
