@@ -61,6 +61,15 @@ class Table:
         self.x += W * k
 
 
+def full_hand() -> Table:
+    """13 standing tiles and the winning tile set apart: a hand that takes no more tiles."""
+    t = Table()
+    t.run("123m456p789s11sEE")
+    t.space()
+    t.tile("E")
+    return t
+
+
 def turned(dets, degrees, dx=300.0):
     """The detections of a table turned by `degrees` about the origin, then moved right by dx."""
     a = math.radians(degrees)
@@ -290,20 +299,14 @@ def main():
     # 12b. A full hand and a lone tile apart: a season the model read as a suit tile, with
     # little chance of a bonus tile (5%), alone above the hand; and one with 1% lying beside
     # the flowers (the rule for tiles beside bonus tiles asks for 5% when the hand is not full).
-    t = Table()
-    t.run("123m456p789s11sEE")
-    t.space()
-    t.tile("E")
+    t = full_hand()
     t.x = 160.0
     t.y -= 200
     t.tile("1s", p=0.7, alt={"s3": 0.05, "7p": 0.03})
     write("season_misread_apart_from_full_hand", "a season read 1s (70%, 5% a season) alone above a full hand", t.dets,
           {"hand": "123m456p789s11sEEE", "flowers": 1, "groups": ["hand", "winning", "bonus"],
            "assumed_contains": "a lone tile apart from a full hand read as a flower or season"})
-    t = Table()
-    t.run("123m456p789s11sEE")
-    t.space()
-    t.tile("E")
+    t = full_hand()
     t.x = 100.0
     t.y -= 160
     t.tile("f1")
@@ -324,10 +327,7 @@ def main():
     write("kong_split_by_gap", "a kong from across laid with a wide gap after its first tile; the hand full without it", t.dets,
           {"hand": "[NNNN,2]123m456p789s11s", "groups": ["hand", "kong", "winning"],
            "assumed_contains": "read as the fourth tile of a kong"})
-    t = Table()
-    t.run("123m456p789s11sEE")
-    t.space()
-    t.tile("E")
+    t = full_hand()
     t.x = 160.0
     t.y -= 200
     t.tile("5m", p=0.9, alt={"6m": 0.05})

@@ -153,11 +153,16 @@ pub fn read_among(dets: &[Detection], among: &[usize]) -> TableReading {
     out
 }
 
-/// Whether tile `j` lies beside tile `i` (their centres closer than 1.6 of `i`'s short side).
-fn beside(dets: &[Detection], i: usize, j: usize) -> bool {
+/// Whether the centres of tiles `i` and `j` lie closer than `sides` of `i`'s short side.
+fn within(dets: &[Detection], i: usize, j: usize, sides: f32) -> bool {
     let k = &dets[i].corners;
     let side = dist(k[0], k[1]).min(dist(k[1], k[2]));
-    dist(centre(k), centre(&dets[j].corners)) < 1.6 * side
+    dist(centre(k), centre(&dets[j].corners)) < sides * side
+}
+
+/// Whether tile `j` lies beside tile `i` (their centres closer than 1.6 of `i`'s short side).
+fn beside(dets: &[Detection], i: usize, j: usize) -> bool {
+    within(dets, i, j, 1.6)
 }
 
 /// Bonus tiles lie aside: they are taken out first (`bonus`, `rest`).
@@ -449,17 +454,24 @@ fn set_backs_aside(dets: &[Detection], (r, run): Run, out: &mut TableReading) ->
     }
     parts.push((r, part));
     parts.retain(|(_, p)| !p.is_empty());
-    if !aside.is_empty() {
-        out.assumed.push(format!(
-            "{} face-down tile(s) beside face-up tiles set aside: only a concealed kong shows face-down tiles",
-            aside.len()
-        ));
+    let note = format!(
+        "{} face-down tile(s) beside face-up tiles set aside: only a concealed kong shows face-down tiles",
+        aside.len()
+    );
+    leave_out(aside, note, out);
+    parts
+}
+
+/// Tiles set aside as stray (reported, not scored), with what was assumed of them; nothing
+/// when there are none.
+fn leave_out(tiles: Vec<usize>, note: String, out: &mut TableReading) {
+    if !tiles.is_empty() {
+        out.assumed.push(note);
         out.groups.push(Group {
             kind: GroupKind::Stray,
-            tiles: aside,
+            tiles,
         });
     }
-    parts
 }
 
 /// A run with face-down tiles: a concealed kong, or stray tiles.
@@ -591,16 +603,8 @@ fn read_hand(
     if joined_runs > 0 {
         out.assumed.push(joined_note(joined_runs, joined_tiles));
     }
-    if !left_out.is_empty() {
-        out.assumed.push(format!(
-            "{} tile(s) apart from a full hand left out",
-            left_out.len()
-        ));
-        out.groups.push(Group {
-            kind: GroupKind::Stray,
-            tiles: left_out,
-        });
-    }
+    let note = format!("{} tile(s) apart from a full hand left out", left_out.len());
+    leave_out(left_out, note, out);
     if winning.is_none() && !hand.is_empty() {
         out.assumed.push(
             "no tile set apart: the rightmost tile of the hand is taken as the winning tile"
@@ -637,11 +641,7 @@ fn fourth_of_a_pung(dets: &[Detection], i: usize, groups: &mut [Group]) -> bool 
             continue;
         }
         // Within about a tile's width of the pung's end (further than `beside`).
-        let near = |j: usize| {
-            let k = &dets[i].corners;
-            let side = dist(k[0], k[1]).min(dist(k[1], k[2]));
-            dist(centre(k), centre(&dets[j].corners)) < 2.2 * side
-        };
+        let near = |j: usize| within(dets, i, j, 2.2);
         let at = if near(a) {
             0
         } else if near(c) {
