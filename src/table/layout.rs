@@ -490,6 +490,17 @@ fn face_down_group(idx: Vec<usize>, down: usize, out: &mut TableReading) -> Grou
     Group { kind, tiles: idx }
 }
 
+/// Who gave the claimed tile of a meld of `n` tiles, from the claimed tile's place `pos` (left
+/// to right): the left player's on the left, across's in the middle, the right's on the right.
+fn claimed_from(pos: usize, n: usize) -> Seat {
+    match (pos, n) {
+        (0, _) => Seat::Left,
+        (1, 3) => Seat::Across,
+        (p, 4) if p == 1 || p == 2 => Seat::Across,
+        _ => Seat::Right,
+    }
+}
+
 /// A run of 3 or 4 with a sideways tile: a claimed meld, the sideways tile saying who gave it.
 fn claimed_meld(
     dets: &[Detection],
@@ -499,12 +510,7 @@ fn claimed_meld(
 ) -> Group {
     let n = idx.len();
     let pos = sideways[0];
-    let from = match (pos, n) {
-        (0, _) => Seat::Left,
-        (1, 3) => Seat::Across,
-        (p, 4) if p == 1 || p == 2 => Seat::Across,
-        _ => Seat::Right,
-    };
+    let from = claimed_from(pos, n);
     let kind = if n == 4 {
         GroupKind::Kong { from }
     } else if same_top_face(dets, &idx) {
@@ -574,9 +580,9 @@ fn read_hand(
     // one the model gives some chance of being one, or one lying beside the bonus tiles.
     let melds = out.groups.iter().filter(|g| g.kind.is_meld()).count();
     let (mut bonus, mut left_out) = (Vec::new(), Vec::new());
+    let by_bonus = |i: usize| bonus_aside.iter().any(|&j| beside(dets, i, j));
     for idx in parts {
         let full = hand.len() + usize::from(winning.is_some()) + 3 * melds >= 14;
-        let by_bonus = |i: usize| bonus_aside.iter().any(|&j| beside(dets, i, j));
         match idx[..] {
             [i] if full && fourth_of_a_pung(dets, i, &mut out.groups) => {
                 out.assumed.push(
@@ -630,7 +636,7 @@ fn read_hand(
 
 /// Whether lone tile `i` is the fourth tile of a pung beside it, laid with a gap: the same
 /// face, near its first or last tile. The pung becomes a kong, who gave its claimed tile
-/// read again from where the sideways tile now lies (an upright pung keeps its guess).
+/// read again from where that tile now lies (for a pung laid upright, where it was guessed).
 fn fourth_of_a_pung(dets: &[Detection], i: usize, groups: &mut [Group]) -> bool {
     for g in groups.iter_mut() {
         let GroupKind::Pung { from } = g.kind else {
@@ -656,11 +662,7 @@ fn fourth_of_a_pung(dets: &[Detection], i: usize, groups: &mut [Group]) -> bool 
         } + usize::from(at == 0);
         g.tiles.insert(at, i);
         g.kind = GroupKind::Kong {
-            from: match claimed {
-                0 => Seat::Left,
-                1 | 2 => Seat::Across,
-                _ => Seat::Right,
-            },
+            from: claimed_from(claimed, 4),
         };
         return true;
     }
