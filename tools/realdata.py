@@ -44,6 +44,7 @@ RF_CLASSES = [
     "f4", "7m", "7p", "7s", "C", "f3", "8m", "8p", "8s", "9m", "9p", "9s",
 ]
 NONE = len(faces.CLASSES)  # the classifier's "not a tile" class
+BACK = NONE + 1  # the classifier's "a tile face down" class (with --backs)
 BONUS_FIRST = faces.CLASSES.index("f1")  # flowers and seasons are the last eight classes
 # Share of finder samples drawn as close-ups (the median tile 55 to 110 pixels wide); set by
 # train_detector.py --closeup. The shipped finder had none (a second round with 0.35 was
@@ -493,6 +494,73 @@ def distractor_crops(rng: random.Random, n: int) -> list[np.ndarray]:
             x, y = rng.randint(0, 160 - w), rng.randint(0, 160 - h)
             out.append(np.asarray(_photo_effects(canvas.crop((x, y, x + w, y + h)), rng).resize((synth.CROP_W, synth.CROP_H), Image.BILINEAR), np.uint8))
     return out[:n]
+
+
+BACKS = Path(__file__).resolve().parent.parent / "datasets" / "labels" / "rf-backs.csv"
+
+
+def labelled_backs(parts: tuple[str, ...]) -> list[tuple[Path, list[list[float]], int]]:
+    """The face-down tiles the finder reported on the rf photos of `parts`, as a person judged
+    them (datasets/labels/rf-backs.csv): (photo, outline corners, BACK or NONE)."""
+    out = []
+    if not BACKS.exists():
+        return out
+    lines = [line for line in BACKS.read_text().splitlines() if not line.startswith("#")]
+    for row in csv.DictReader(lines):
+        if row["part"] not in parts:
+            continue
+        folder = RF / ("train" if row["part"] == "train" else "valid") / "images"
+        v = [float(x) for x in row["corners"].split()]
+        corners = [v[k : k + 2] for k in range(0, 8, 2)]
+        out.append((folder / row["photo"], corners, BACK if row["verdict"] == "back" else NONE))
+    return out
+
+
+def back_crops(items: list, rng: random.Random, copies: int, jitter: float = 0.06) -> list[tuple[np.ndarray, int]]:
+    """Each labelled face-down detection cut as suanfan cuts it, once as found and
+    `copies - 1` times with its corners moved (a finder's error), each way up."""
+    out = []
+    for path, corners, cls in items:
+        img = Image.open(path).convert("RGB")
+        for k in range(copies):
+            a = cut_along(img, corners, rng if k else None, jitter)
+            out.append((a if rng.random() < 0.5 else np.ascontiguousarray(a[::-1, ::-1]), cls))
+    return out
+
+
+def _back_color(rng: random.Random) -> tuple[int, int, int]:
+    """A back of any hue, or one of the backs the finder's drawn scenes use (white and dark
+    grey among them)."""
+    import colorsys
+
+    kind = rng.random()
+    if kind < 0.15:  # white, ivory, light grey
+        v = rng.randint(205, 250)
+        return v, v - rng.randint(0, 8), v - rng.randint(0, 20)
+    if kind < 0.35:
+        return synth._jitter_color(rng.choice(scenes.BACK_COLORS), rng, 12)
+    r, g, b = colorsys.hsv_to_rgb(rng.random(), rng.uniform(0.35, 1.0), rng.uniform(0.35, 0.95))
+    return int(r * 255), int(g * 255), int(b * 255)
+
+
+def drawn_back_crops(rng: random.Random, n: int) -> list[np.ndarray]:
+    """Drawn tiles lying face down in a row (a wall, a concealed kong), cut along the middle
+    tile's top with a finder's error: backs of any colour, on any table."""
+    out = []
+    while len(out) < n:
+        canvas = scenes.background(200, rng).convert("RGBA")
+        tw = rng.randint(24, 52)
+        th = int(tw * rng.uniform(1.25, 1.45))
+        color = _back_color(rng)
+        x0, y0 = rng.randint(0, 200 - 3 * tw - 4), rng.randint(0, 200 - th - 20)
+        for k in range(3):
+            sprite, depth = scenes.tile_sprite(None, tw, th, rng, color, True)
+            canvas.alpha_composite(sprite, (x0 + k * (tw + rng.randint(0, 2)), y0))
+        x, y = x0 + tw, y0
+        corners = [[x, y], [x + tw, y], [x + tw, y + th], [x, y + th]]
+        img = _photo_effects(canvas.convert("RGB"), rng)
+        out.append(cut_along(img, corners, rng, 0.06))
+    return out
 
 
 if __name__ == "__main__":  # python tools/realdata.py N: N finder samples with labels in /tmp/view

@@ -3,6 +3,8 @@ classifier and writes what disagrees as contact sheets, for a person to look at.
 
     python tools/rf_labels.py propose [--classifier ONNX] [--min-prob 0.5]
     python tools/rf_labels.py duplicates
+    python tools/rf_labels.py backs [--bin target/release/suanfan]
+    python tools/rf_labels.py check-backs [--classifier ONNX]
 
 writes `tools/.cache/rf_labels/proposals.csv` (photo, box, label, read, probability) and
 `sheet-NN.png` (each crop numbered as in the CSV, with its label and the reading). The
@@ -12,6 +14,16 @@ for a box that is no whole tile, or the second box of a tile labelled twice, whi
 `duplicates` lists), which `realdata.rf_photos` applies for training and
 evaluation alike. Only the exporter's validation photos are checked: the classifier never
 trains on the faces of its augmented train photos.
+
+`backs` lists every face-down tile `suanfan scan` finds on the rf photos (the labels have no
+backs) to `backs.csv` and `backs-NN.png`: each tile numbered, in its surroundings with its
+outline drawn, beside the crop the classifier is given. What a person saw on the sheets (a
+real back, or no tile: felt between tiles, a tray, wood) goes into
+`datasets/labels/rf-backs.csv` (photo, the outline's corners, `back` or `none`), which
+`train_classifier.py` learns backs and false backs from (those of the exporter's train
+photos only). `check-backs` scans the validation photos, never trained on for backs, and
+counts how many of the judged face-down tiles `suanfan scan` still reports: the real backs
+should stay, the false ones go.
 """
 
 from __future__ import annotations
@@ -119,13 +131,90 @@ def duplicates(_args) -> None:
     print(f"{len(rows)} pairs of boxes cover one tile; see {OUT / 'duplicates.csv'}")
 
 
+def in_context(img: Image.Image, corners: list) -> np.ndarray:
+    """The tile with as much around it on every side as it is large, its outline drawn."""
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    w, h = max(xs) - min(xs), max(ys) - min(ys)
+    box = (min(xs) - w, min(ys) - h, max(xs) + w, max(ys) + h)
+    crop = img.crop(tuple(int(v) for v in box)).convert("RGB")
+    d = ImageDraw.Draw(crop)
+    d.polygon([(x - int(box[0]), y - int(box[1])) for x, y in corners], outline=(255, 0, 0))
+    return np.asarray(crop.resize((synth.CROP_W * 2, synth.CROP_H * 2)), np.uint8)
+
+
+def backs(args) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob("backs-*.png"):
+        old.unlink()
+    rows, items = [], []
+    for part in ("train", "valid-train", "holdout"):
+        photos = realdata.rf_photos(part)
+        answers = {}
+        for s in range(0, len(photos), 64):
+            answers.update(realdata.scan(args.bin, [p["path"] for p in photos[s : s + 64]]))
+        for ph in photos:
+            tiles = [t for t in answers.get(str(ph["path"]), {}).get("tiles", []) if t.get("face_down")]
+            if not tiles:
+                continue
+            img = Image.open(ph["path"]).convert("RGB")
+            for t in tiles:
+                n = len(rows)
+                corners = [[round(v, 1) for v in c] for c in t["corners"]]
+                rows.append([part, ph["path"].name, " ".join(f"{x} {y}" for x, y in corners), f"{t['p']:.2f}"])
+                both = np.zeros((synth.CROP_H * 2, synth.CROP_W * 3, 3), np.uint8)
+                both[:, : synth.CROP_W * 2] = in_context(img, corners)
+                both[: synth.CROP_H, synth.CROP_W * 2 :] = realdata.cut_along(img, corners)
+                items.append((n, both, part[:5]))
+    with open(OUT / "backs.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["n", "part", "photo", "corners", "finder"])
+        for n, r in enumerate(rows):
+            w.writerow([n] + r)
+    for s in range(0, len(items), 40):
+        back_sheet(items[s : s + 40], OUT / f"backs-{s // 40:02d}.png")
+    print(f"{len(rows)} face-down tiles found; see {OUT}")
+
+
+def check_backs(args) -> None:
+    judged = realdata.labelled_backs(("valid-train", "holdout"))
+    paths = sorted({p for p, _, _ in judged})
+    extra = ["--classifier-model", args.classifier]
+    answers = realdata.scan(args.bin, paths, extra)
+    kept = {realdata.BACK: 0, realdata.NONE: 0}
+    for path, corners, cls in judged:
+        box = (min(c[0] for c in corners), min(c[1] for c in corners), max(c[0] for c in corners), max(c[1] for c in corners))
+        for t in answers.get(str(path), {}).get("tiles", []):
+            xs, ys = [c[0] for c in t["corners"]], [c[1] for c in t["corners"]]
+            if t.get("face_down") and realdata.box_iou(box, (min(xs), min(ys), max(xs), max(ys))) >= 0.5:
+                kept[cls] += 1
+                break
+    n_back = sum(c == realdata.BACK for _, _, c in judged)
+    n_none = len(judged) - n_back
+    down = sum(t.get("face_down", False) for a in answers.values() for t in a.get("tiles", []))
+    print(f"{len(paths)} validation photos: real backs still reported {kept[realdata.BACK]}/{n_back}, "
+          f"false backs still reported {kept[realdata.NONE]}/{n_none}; face-down tiles reported in all {down}")
+
+
+def back_sheet(items: list[tuple[int, np.ndarray, str]], path: Path) -> None:
+    cols, cw, ch = 8, 150, 120
+    rows = (len(items) + cols - 1) // cols
+    g = Image.new("RGB", (cols * cw, rows * ch), "white")
+    d = ImageDraw.Draw(g)
+    for j, (n, crop, text) in enumerate(items):
+        x, y = (j % cols) * cw, (j // cols) * ch
+        g.paste(Image.fromarray(crop).resize((cw - 6, 100)), (x + 3, y))
+        d.text((x + 3, y + 102), f"{n} {text}", fill="black")
+    g.save(path)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("command", choices=["propose", "duplicates"])
+    ap.add_argument("command", choices=["propose", "duplicates", "backs", "check-backs"])
+    ap.add_argument("--bin", default=str(REPO / "target" / "release" / "suanfan"))
     ap.add_argument("--classifier", default=str(REPO / "models" / "tile_classifier.onnx"))
     ap.add_argument("--min-prob", type=float, default=0.5)
     args = ap.parse_args()
-    {"propose": propose, "duplicates": duplicates}[args.command](args)
+    {"propose": propose, "duplicates": duplicates, "backs": backs, "check-backs": check_backs}[args.command](args)
 
 
 if __name__ == "__main__":

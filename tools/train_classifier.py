@@ -121,7 +121,7 @@ def _real_augmented(job: tuple[str, int, int]) -> list[np.ndarray]:
 
 def build_dataset(
     per_class: int, seed: int, real_repeats: int, workers: int = 0, val_photos: set[str] = VAL_PHOTOS, rf_copies: int = 0, none_drawn: int = 0,
-    pipeline: tuple[str, int, int | None] | None = None,
+    pipeline: tuple[str, int, int | None] | None = None, backs: tuple[int, int] = (0, 0),
 ) -> tuple[np.ndarray, np.ndarray]:
     global _BANK
     bank = faces.load_bank()
@@ -175,7 +175,22 @@ def build_dataset(
         xs += px
         ys += py
         n_pipe = len(px)
-    print(f"training crops: {n_synth} synthetic, {n_cam} camerash-dev (augmented), {n_rf} rf photo faces, {n_pipe} rf faces cut as suanfan cuts them, {n_none} not a tile")
+    n_backs = len(xs)
+    if backs[0]:
+        # Face-down tiles: those the finder reported on the rf train photos, judged by a person
+        # (a real back, or no tile), and drawn backs of every colour.
+        for a, c in realdata.back_crops(realdata.labelled_backs(("train",)), random.Random(seed * 7_368_787), backs[0]):
+            xs.append(a)
+            ys.append(c)
+        drawn = synth.parallel_map(_drawn_backs, [(k, seed) for k in range(backs[1] // 50)], workers)
+        for chunk in drawn:
+            xs += chunk
+            ys += [realdata.BACK] * len(chunk)
+    n_backs = len(xs) - n_backs
+    print(
+        f"training crops: {n_synth} synthetic, {n_cam} camerash-dev (augmented), {n_rf} rf photo faces, "
+        f"{n_pipe} rf faces cut as suanfan cuts them, {n_none} not a tile, {n_backs} face-down (real and drawn)"
+    )
     return np.stack(xs), np.array(ys, dtype=np.int64)
 
 
@@ -213,6 +228,29 @@ def _rf_none(job):
 def _drawn_none(job):
     k, seed = job
     return realdata.distractor_crops(random.Random(seed * 49_979_687 + k), 50)
+
+
+def _drawn_backs(job):
+    k, seed = job
+    return realdata.drawn_back_crops(random.Random(seed * 67_867_967 + k), 50)
+
+
+def back_validation() -> tuple[np.ndarray, np.ndarray]:
+    """The face-down tiles the finder reported on the rf validation photos (never trained on
+    with --backs), cut as found: real backs and no tile, as a person judged them."""
+    items = realdata.back_crops(realdata.labelled_backs(("valid-train", "holdout")), random.Random(0), 1)
+    if not items:
+        return np.zeros((0, synth.CROP_H, synth.CROP_W, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack([a for a, _ in items]), np.array([c for _, c in items], dtype=np.int64)
+
+
+def face_down_check(net: nn.Module, x: np.ndarray, y: np.ndarray, device) -> str:
+    """How many real backs would be kept and false ones dropped ("" without them)."""
+    if not len(y):
+        return ""
+    _, p = evaluate(net, x, y, device)
+    back, none = y == realdata.BACK, y == realdata.NONE
+    return f", face-down: real backs kept {int((p[back] != realdata.NONE).sum())}/{int(back.sum())}, no tile dropped {int((p[none] == realdata.NONE).sum())}/{int(none.sum())}"
 
 
 def rf_validation() -> tuple[np.ndarray, np.ndarray]:
@@ -301,12 +339,20 @@ def main() -> None:
     ap.add_argument("--pipeline-copies", type=int, default=0, help="cuts of each face of the rf photos we train on as `suanfan scan` finds and cuts it (0: none)")
     ap.add_argument("--bonus-copies", type=int, help="with --pipeline-copies: this many cuts of each flower and season instead (they are rare in the photos)")
     ap.add_argument("--bin", default=str(REPO / "target" / "release" / "suanfan"), help="the suanfan binary that finds the tiles for --pipeline-copies")
+    ap.add_argument("--backs", type=int, default=0, help="cuts of each face-down tile of the rf train photos judged in datasets/labels/rf-backs.csv; adds a 44th class, a tile face down (0: none)")
+    ap.add_argument("--backs-drawn", type=int, default=1500, help="with --backs: drawn face-down tiles of every colour")
+    ap.add_argument("--backs-only", action="store_true", help="with --backs and --init: learn only the output of the new class from the classifier's own features; every other output stays as it was")
     ap.add_argument("--init", help="start from this classifier (ONNX) instead of from scratch")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", default=str(REPO / "models" / "tile_classifier.onnx"))
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
+    if args.backs_only:
+        if not (args.backs and args.init):
+            raise SystemExit("--backs-only needs --backs and --init")
+        train_back_row(args)
+        return
     realdata.PART_CROPS = args.part_crops
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -314,14 +360,18 @@ def main() -> None:
     t0 = time.time()
     val_photos = FOLDS[args.fold]
     pipeline = (args.bin, args.pipeline_copies, args.bonus_copies) if args.pipeline_copies else None
-    x, y = build_dataset(args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn, pipeline)
+    if args.backs and not args.rf_copies:
+        raise SystemExit("--backs needs the 'not a tile' class: give --rf-copies")
+    backs = (args.backs, args.backs_drawn)
+    x, y = build_dataset(args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn, pipeline, backs)
     vx, vy, vpaths = validation_set(val_photos)
     rx, ry = rf_validation() if args.rf_copies else (vx[:0], vy[:0])
     # The held-out photos' faces as suanfan cuts them: what the classifier reads in use.
     hx, hy = pipeline_crops(args.bin, "holdout", 1, 0) if pipeline else ([], [])
     hx, hy = (np.stack(hx), np.array(hy, dtype=np.int64)) if hx else (vx[:0], vy[:0])
     print(f"data ready in {time.time() - t0:.0f} s: {len(x)} train, {len(vx)} camerash-dev and {len(rx)} rf held-out validation crops")
-    classes = faces.CLASSES + (["none"] if args.rf_copies else [])
+    bx, by = back_validation() if args.backs else (vx[:0], vy[:0])
+    classes = faces.CLASSES + (["none"] if args.rf_copies else []) + (["back"] if args.backs else [])
     net = TileNet(classes=len(classes), width=args.width)
     if args.init:
         init_from_onnx(net, Path(args.init))
@@ -371,7 +421,7 @@ def main() -> None:
             f"rf held-out faces {float((rp[~none] == ry[~none]).mean()) if len(ry) else float('nan'):.3f}, "
             f"not-a-tile {float((rp[none] == ry[none]).mean()) if none.any() else float('nan'):.3f}, "
             f"faces called not-a-tile {float((rp[~none] == realdata.NONE).mean()) if len(ry) else float('nan'):.3f}"
-            f"{held_out_as_cut(net, hx, hy, device)} ({time.time() - t:.0f} s)",
+            f"{held_out_as_cut(net, hx, hy, device)}{face_down_check(net, bx, by, device)} ({time.time() - t:.0f} s)",
             flush=True,
         )
     # The last epoch ships. Keeping the epoch that scores best on the validation photos would
@@ -380,8 +430,20 @@ def main() -> None:
     wrong = [(Path(p).name, classes[t], classes[q]) for p, t, q in zip(vpaths, vy, pred) if t != q]
     print(f"real validation accuracy of the last epoch: {acc:.4f} ({len(vy) - len(wrong)}/{len(vy)}); errors: {wrong}")
 
+    meta = {
+        "validation_photos": sorted(val_photos),
+        "real_val_accuracy": round(acc, 4),
+        "real_val_crops": int(len(vy)),
+        "epochs": args.epochs,
+        "seed": args.seed,
+        "per_class": args.per_class,
+    }
+    export(net, classes, Path(args.out), meta, t0)
+
+
+def export(net: nn.Module, classes: list[str], out: Path, meta: dict, t0: float) -> None:
+    """Writes the classifier as ONNX (uint8-range RGB in, probabilities out) and its card."""
     net.eval().cpu()
-    out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, synth.CROP_H, synth.CROP_W)
     torch.onnx.export(
@@ -392,15 +454,97 @@ def main() -> None:
         "input": {"name": "crops", "shape": ["n", 3, synth.CROP_H, synth.CROP_W], "range": "RGB 0..255"},
         "output": {"name": "probs", "shape": ["n", len(classes)]},
         "classes": classes,
-        "validation_photos": sorted(val_photos),
-        "real_val_accuracy": round(acc, 4),
-        "real_val_crops": int(len(vy)),
-        "epochs": args.epochs,
-        "seed": args.seed,
-        "per_class": args.per_class,
+        **meta,
     }
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n")
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.time() - t0:.0f} s")
+
+
+def pooled(net: TileNet, x: np.ndarray) -> torch.Tensor:
+    """The features the output layer reads (after global pooling), for uint8 NHWC crops."""
+    net.eval()
+    out = []
+    with torch.no_grad():
+        for k in range(0, len(x), 512):
+            xb = torch.from_numpy(x[k : k + 512]).permute(0, 3, 1, 2).float() / 255.0
+            out.append(F.adaptive_avg_pool2d(net.features(xb), 1).flatten(1))
+    return torch.cat(out) if out else torch.zeros(0, net.head[1].in_features)
+
+
+def back_row_data(args) -> tuple[np.ndarray, np.ndarray]:
+    """Face-down tiles (real ones judged on the rf train photos, drawn ones) and what the back
+    output must stay low on: drawn faces of every class, real faces and no-tile crops of the
+    rf photos we train on, drawn distractors."""
+    global _BANK, _PHOTOS, _RF_COPIES
+    _BANK = faces.load_bank()
+    if not any(_BANK.values()):
+        faces.build()
+        _BANK = faces.load_bank()
+    xs, ys = [], []
+    for a, c in realdata.back_crops(realdata.labelled_backs(("train",)), random.Random(args.seed * 7_368_787), args.backs):
+        xs.append(a)
+        ys.append(c)
+    parts = [
+        (_drawn_backs, [(k, args.seed) for k in range(args.backs_drawn // 50)], lambda _c: realdata.BACK),
+        (_synthetic_chunk, [(c, 0, args.per_class, args.seed) for c in range(len(faces.CLASSES))], None),
+        (_drawn_none, [(k, args.seed) for k in range(args.none_drawn // 50)], lambda _c: realdata.NONE),
+    ]
+    for fn, jobs, label in parts:
+        for job, chunk in zip(jobs, synth.parallel_map(fn, jobs, args.workers)):
+            xs += chunk
+            ys += [label(job) if label else job[0]] * len(chunk)
+    _PHOTOS, _RF_COPIES = realdata.rf_photos("valid-train") + realdata.rf_photos("train"), 1
+    jobs = [(k, args.seed) for k in range(len(_PHOTOS))]
+    for chunk in synth.parallel_map(_rf_none, jobs, args.workers):
+        xs += chunk
+        ys += [realdata.NONE] * len(chunk)
+    for chunk in synth.parallel_map(_rf_faces, jobs[: len(realdata.rf_photos("valid-train"))], args.workers):
+        for a, c in chunk:
+            xs.append(a)
+            ys.append(c)
+    return np.stack(xs), np.array(ys, dtype=np.int64)
+
+
+def train_back_row(args) -> None:
+    """Adds "a tile face down" to a trained classifier without changing what it reads: the
+    convolutions and the other outputs stay; the new output's weights are fitted (a logistic
+    regression over the pooled features, against all the classes). A face or a look-alike
+    whose new output stays near zero is read exactly as before."""
+    t0 = time.time()
+    classes = faces.CLASSES + ["none", "back"]
+    net = TileNet(classes=len(classes), width=args.width)
+    init_from_onnx(net, Path(args.init))
+    x, y = back_row_data(args)
+    print(f"data ready in {time.time() - t0:.0f} s: {len(x)} crops, {int((y == realdata.BACK).sum())} face down")
+    feats = pooled(net, x)
+    lin = net.head[1]
+    w_rest, b_rest = lin.weight[:-1].detach().clone(), lin.bias[:-1].detach().clone()
+    w = torch.zeros(1, lin.in_features, requires_grad=True)
+    b = torch.full((1,), float(b_rest.mean()), requires_grad=True)
+    opt = torch.optim.Adam([w, b], lr=args.lr)
+    target = torch.from_numpy(y)
+    weight = torch.ones(len(classes))
+    weight[realdata.BACK] = float((y != realdata.BACK).sum()) / max(1, int((y == realdata.BACK).sum())) / 4
+    for step in range(args.epochs):
+        logits = torch.cat([feats @ w_rest.T + b_rest, feats @ w.T + b], 1)
+        loss = F.cross_entropy(logits, target, weight=weight)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % max(1, args.epochs // 5) == 0 or step == args.epochs - 1:
+            print(f"step {step + 1}/{args.epochs}: loss {loss.item():.4f}", flush=True)
+    with torch.no_grad():
+        lin.weight[-1:] = w
+        lin.bias[-1:] = b
+    bx, by = back_validation()
+    print(f"validation{face_down_check(net, bx, by, torch.device('cpu')) or ': no judged backs'}")
+    rx, ry = rf_validation()
+    acc, _ = evaluate(net, rx, ry, torch.device("cpu"))
+    print(f"rf held-out faces and no-tile crops read as before the back output: {acc:.3f}")
+    card = Path(args.init).with_suffix(".json")
+    meta = {k: v for k, v in json.loads(card.read_text()).items() if k not in ("input", "output", "classes")} if card.exists() else {}
+    meta["back_output"] = {"from": Path(args.init).name, "steps": args.epochs, "seed": args.seed, "judged_backs": len(realdata.labelled_backs(("train",)))}
+    export(net, classes, Path(args.out), meta, t0)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ use ort::value::TensorRef;
 
 use crate::detection::{CLASS_COUNT, Detection, Orientation};
 
+mod backs;
 mod edges;
 mod geometry;
 mod halves;
@@ -101,11 +102,14 @@ const COARSE_MIN_SCORE: f32 = 0.5;
 /// A face-up tile the classifier gives at least this probability of being no tile at all
 /// (a classifier with the extra "none" class) is dropped.
 const NOT_A_TILE: f32 = 0.5;
+/// The classifier's classes past the 42 faces: "not a tile", then "a tile face down".
+const WITH_NONE: usize = CLASS_COUNT + 1;
+const WITH_BACK: usize = CLASS_COUNT + 2;
 /// The finder's input sides are padded to a multiple of this (its deepest stride is 16).
 const ALIGN: u32 = 32;
 const STRIDE: f32 = 4.0;
-const CROP_H: usize = 64;
-const CROP_W: usize = 48;
+pub(super) const CROP_H: usize = 64;
+pub(super) const CROP_W: usize = 48;
 /// Photos larger than this many pixels are refused (memory stays bounded).
 pub const MAX_PIXELS: u64 = 80_000_000;
 /// The ONNX Runtime library the project is built and tested with.
@@ -197,7 +201,8 @@ pub struct Recognizer {
     cfg: VisionConfig,
     input: Array4<f32>,
     scaler: Scaler,
-    /// The classifier's output width: 42 faces, or 43 with a last "not a tile" class.
+    /// The classifier's output width: 42 faces, 43 with a "not a tile" class, 44 with "a tile
+    /// face down" after it.
     classes: usize,
 }
 
@@ -345,7 +350,8 @@ impl Recognizer {
         Ok(r)
     }
 
-    /// The classifier's output width, checked once: 42 faces, or 43 with "not a tile".
+    /// The classifier's output width, checked once: 42 faces, 43 with "not a tile", 44 with
+    /// "a tile face down" as well.
     fn classifier_width(&mut self) -> Result<usize, VisionError> {
         let crop = Array4::<f32>::zeros((1, 3, CROP_H, CROP_W));
         let outputs = self
@@ -360,11 +366,11 @@ impl Recognizer {
             })?;
         let probs = output(&outputs, "tile classifier", "probs")?;
         match probs.shape() {
-            [1, n] if *n == CLASS_COUNT || *n == CLASS_COUNT + 1 => Ok(*n),
+            [1, n] if (CLASS_COUNT..=WITH_BACK).contains(n) => Ok(*n),
             other => Err(VisionError::Model(format!(
                 "the tile classifier's `probs` has shape {other:?}; suanfan needs [n, {CLASS_COUNT}] \
-                 (the 42 faces) or [n, {}] (with a last \"not a tile\" class)",
-                CLASS_COUNT + 1
+                 (the 42 faces), [n, {WITH_NONE}] (and \"not a tile\") or [n, {WITH_BACK}] (and \
+                 \"a tile face down\")"
             ))),
         }
     }
@@ -608,7 +614,7 @@ impl Recognizer {
             .map(|&i| kept[i].orientation.is_sideways())
             .collect();
         let unsure: Vec<usize> = (0..up.len())
-            .filter(|&k| max(&first[k].0) < UNSURE || sideways[k])
+            .filter(|&k| max(&first[k].faces) < UNSURE || sideways[k])
             .collect();
         let mut second = Vec::new();
         if !unsure.is_empty() {
@@ -627,10 +633,10 @@ impl Recognizer {
         let mut p_none = vec![0.0; kept.len()];
         for (k, &i) in up.iter().enumerate() {
             let d = &mut kept[i];
-            (d.probs, p_none[i]) = first[k].clone();
+            let mut read = &first[k];
             if let Some(j) = unsure.iter().position(|&u| u == k) {
                 let margin = if sideways[k] { 0.0 } else { TURN_MARGIN };
-                if max(&second[j].0) > max(&first[k].0) + margin {
+                if max(&second[j].faces) > max(&first[k].faces) + margin {
                     d.orientation = match d.orientation {
                         Orientation::Up => Orientation::Down,
                         Orientation::Down => Orientation::Up,
@@ -639,17 +645,22 @@ impl Recognizer {
                     };
                     let c = d.corners;
                     d.corners = [c[2], c[3], c[0], c[1]];
-                    (d.probs, p_none[i]) = second[j].clone();
+                    read = &second[j];
                 }
             }
+            d.probs = read.faces.clone();
+            p_none[i] = read.none;
+        }
+        if self.classes == WITH_BACK {
+            let down: Vec<usize> = (0..kept.len()).filter(|i| !up.contains(i)).collect();
+            self.check_backs(img, kept, &down, &mut p_none)?;
         }
         t.classifier = t2.elapsed().as_secs_f64() * 1e3;
         Ok(p_none)
     }
 
-    /// Face probabilities (the 42 faces) and the probability of "not a tile" (0 for a
-    /// classifier without that class) for a batch of upright crops.
-    fn classify(&mut self, crops: &Array4<f32>) -> Result<Vec<(Vec<f32>, f32)>, VisionError> {
+    /// What the classifier reads in each of a batch of upright crops.
+    pub(super) fn classify(&mut self, crops: &Array4<f32>) -> Result<Vec<Reading>, VisionError> {
         let n = crops.shape()[0];
         if n == 0 {
             return Ok(Vec::new());
@@ -668,14 +679,35 @@ impl Recognizer {
                 self.classes
             )));
         }
-        let none = self.classes > CLASS_COUNT;
+        let extra = |k: usize, class: usize| {
+            if self.classes > class {
+                probs[[k, class]]
+            } else {
+                0.0
+            }
+        };
         Ok((0..n)
             .map(|k| {
-                let faces = (0..CLASS_COUNT).map(|c| probs[[k, c]]).collect();
-                (faces, if none { probs[[k, CLASS_COUNT]] } else { 0.0 })
+                // Faces and "not a tile" as a classifier without backs reads them: the back
+                // class is for face-down tiles only, and is left out of the face-up reading.
+                let back = extra(k, WITH_NONE);
+                let rest = (1.0 - back).max(f32::EPSILON);
+                Reading {
+                    faces: (0..CLASS_COUNT).map(|c| probs[[k, c]] / rest).collect(),
+                    none: extra(k, CLASS_COUNT) / rest,
+                    back,
+                }
             })
             .collect())
     }
+}
+
+/// The classifier's reading of one crop: the 42 faces and "not a tile" with the back class
+/// left out (they sum to 1), and "a tile face down" (0 for a classifier without those classes).
+pub(super) struct Reading {
+    faces: Vec<f32>,
+    none: f32,
+    back: f32,
 }
 
 /// Whether the centre of box `a` lies in box `b`.
