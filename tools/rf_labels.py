@@ -65,15 +65,16 @@ def read(session: ort.InferenceSession, x: np.ndarray) -> np.ndarray:
     return np.where((q.max(1) > p.max(1))[:, None], q, p)
 
 
-def sheet(items: list[tuple[int, np.ndarray, str]], path: Path) -> None:
-    cols, cw, ch = 12, 96, 150
+def sheet(items: list[tuple[int, np.ndarray, str]], path: Path, cols: int = 12, cw: int = 96, crop_h: int = 120) -> None:
+    """Numbered crops on a contact sheet, `cols` a row, each `cw` wide and `crop_h` tall."""
+    ch = crop_h + 30
     rows = (len(items) + cols - 1) // cols
     g = Image.new("RGB", (cols * cw, rows * ch), "white")
     d = ImageDraw.Draw(g)
     for j, (n, crop, text) in enumerate(items):
         x, y = (j % cols) * cw, (j // cols) * ch
-        g.paste(Image.fromarray(crop).resize((cw - 6, 120)), (x + 3, y))
-        d.text((x + 3, y + 122), f"{n} {text}", fill="black")
+        g.paste(Image.fromarray(crop).resize((cw - 6, crop_h)), (x + 3, y))
+        d.text((x + 3, y + crop_h + 2), f"{n} {text}", fill="black")
     g.save(path)
 
 
@@ -171,7 +172,7 @@ def backs(args) -> None:
         for n, r in enumerate(rows):
             w.writerow([n] + r)
     for s in range(0, len(items), 40):
-        back_sheet(items[s : s + 40], OUT / f"backs-{s // 40:02d}.png")
+        sheet(items[s : s + 40], OUT / f"backs-{s // 40:02d}.png", cols=8, cw=150, crop_h=100)
     print(f"{len(rows)} face-down tiles found; see {OUT}")
 
 
@@ -193,18 +194,6 @@ def check_backs(args) -> None:
     down = sum(t.get("face_down", False) for a in answers.values() for t in a.get("tiles", []))
     print(f"{len(paths)} validation photos: real backs still reported {kept[realdata.BACK]}/{n_back}, "
           f"false backs still reported {kept[realdata.NONE]}/{n_none}; face-down tiles reported in all {down}")
-
-
-def back_sheet(items: list[tuple[int, np.ndarray, str]], path: Path) -> None:
-    cols, cw, ch = 8, 150, 120
-    rows = (len(items) + cols - 1) // cols
-    g = Image.new("RGB", (cols * cw, rows * ch), "white")
-    d = ImageDraw.Draw(g)
-    for j, (n, crop, text) in enumerate(items):
-        x, y = (j % cols) * cw, (j // cols) * ch
-        g.paste(Image.fromarray(crop).resize((cw - 6, 100)), (x + 3, y))
-        d.text((x + 3, y + 102), f"{n} {text}", fill="black")
-    g.save(path)
 
 
 def main():

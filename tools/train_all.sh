@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One command: render the face bank, train both models, export them to models/, evaluate.
 #
-# Two stages. Stage 1 learns tiles from drawn scenes and crops (as the models before real
+# Stages. Stage 1 learns tiles from drawn scenes and crops (as the models before real
 # photos were added); stage 2 starts from stage 1 and learns from real labelled phone photos
 # (rf-chinese-mahjong), pictures with no tile and drawn distractors, and gives the classifier
 # its "not a tile" class.
@@ -11,16 +11,18 @@
 #                                  about 3 hours on two CPU cores, estimated), then stage 2.
 #   tools/train_all.sh --quick     a smaller stage 1 (3,000 scenes, 12 epochs; 500 crops a class,
 #                                  12 epochs: about 50 minutes on two CPU cores), then stage 2.
-#   tools/train_all.sh --finetune  stages 2 and 3 alone, from the models now in models/. The
+#   tools/train_all.sh --finetune  stages 2 to 4 alone, from the models now in models/. The
 #                                  shipped finder is stage 2 run on the models of commit 19bfb09
 #                                  (made by stage 1 on an H100): 44 minutes on two CPU cores. The
 #                                  shipped classifier is that stage-2 classifier trained again on
 #                                  corrected labels, then stage 3 (models/README.md): 19, 30 and
-#                                  25 minutes on two CPU cores.
+#                                  25 minutes on two CPU cores; then stage 4 (1 minute).
 #
 # Stage 3 trains the classifier once more on the rf faces cut where and as suanfan cuts them
 # (the finder's turned outlines), so it needs the Rust toolchain to build suanfan with the
-# stage-2 models; without cargo it is skipped.
+# stage-2 models; without cargo it is skipped. Stage 4 gives the classifier a 44th output, a
+# tile face down, fitted on its own features (every other output unchanged) from the
+# face-down tiles a person judged on the rf train photos (datasets/labels/rf-backs.csv).
 #
 # A GPU is used when there is one. Both scripts generate their data on every CPU core.
 set -euo pipefail
@@ -53,6 +55,13 @@ if command -v cargo >/dev/null; then
     (cd .. && cargo build --release --quiet)
     python train_classifier.py --init ../models/tile_classifier.onnx --per-class 300 --real-repeats 15 --epochs 4 --rf-copies 3 --none-drawn 2500 --lr 1e-3 --pipeline-copies 4
 fi
+# Stage 4: the back output (a 44th class) fitted on the classifier's own features, from the
+# face-down tiles judged in datasets/labels/rf-backs.csv and drawn backs; the faces stay as
+# they are. About a minute.
+cp ../models/tile_classifier.onnx .cache/stage3_classifier.onnx
+cp ../models/tile_classifier.json .cache/stage3_classifier.json
+python train_classifier.py --backs-only --init .cache/stage3_classifier.onnx --backs 12 --backs-drawn 2000 --per-class 60 --none-drawn 2500 --epochs 3000 --lr 0.02
+python rf_labels.py check-backs
 python make_samples.py
 python eval.py
 # Whole real photos and hands of real tiles (needs the Rust toolchain to build suanfan with the new models).

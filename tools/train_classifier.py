@@ -281,9 +281,10 @@ def init_from_onnx(net: nn.Module, path: Path) -> None:
     init = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
     w, b = init["net.head.1.weight"], init["net.head.1.bias"]
     lin = net.head[1]
+    rows = min(len(w), lin.weight.shape[0])  # a classifier with the back class starts one without
     with torch.no_grad():
-        lin.weight[: len(w)] = torch.from_numpy(w.copy())
-        lin.bias[: len(b)] = torch.from_numpy(b.copy())
+        lin.weight[:rows] = torch.from_numpy(w[:rows].copy())
+        lin.bias[:rows] = torch.from_numpy(b[:rows].copy())
         if lin.weight.shape[0] > len(w):
             lin.weight[len(w) :] = 0.0
             lin.bias[len(b) :] = float(b.mean())

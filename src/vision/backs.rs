@@ -13,6 +13,7 @@
 use image::RgbImage;
 use ndarray::Array4;
 
+use super::edges::short_side;
 use super::geometry::sample_face;
 use super::{CROP_H, CROP_W, Recognizer, VisionError};
 use crate::detection::Detection;
@@ -71,13 +72,6 @@ fn beside(a: &Detection, b: &Detection) -> bool {
 fn dist(a: &Detection, b: &Detection) -> f32 {
     let (p, q) = (a.center(), b.center());
     (p[0] - q[0]).hypot(p[1] - q[1])
-}
-
-fn short_side(d: &Detection) -> f32 {
-    let [a, b, _, c] = d.corners;
-    (b[0] - a[0])
-        .hypot(b[1] - a[1])
-        .min((c[0] - a[0]).hypot(c[1] - a[1]))
 }
 
 #[cfg(test)]

@@ -49,7 +49,8 @@ pub(super) fn drop_cut_neighbours(w: f32, h: f32, found: Vec<Detection>) -> Vec<
 
 /// The shorter side of a tile's outline (not of its upright box, which a turned tile
 /// fills only in part).
-fn short_side(d: &Detection) -> f32 {
+/// The shorter side of a tile's outline.
+pub(super) fn short_side(d: &Detection) -> f32 {
     let [a, b, _, c] = d.corners;
     (b[0] - a[0])
         .hypot(b[1] - a[1])
