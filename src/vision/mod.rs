@@ -100,7 +100,8 @@ const FINE_MAX_SHARE: f32 = 0.2;
 /// like one big tile to it.
 const COARSE_MIN_SCORE: f32 = 0.5;
 /// A face-up tile the classifier gives at least this probability of being no tile at all
-/// (a classifier with the extra "none" class) is dropped.
+/// (a classifier with the extra "none" class) is dropped; so is a face-down one, when that
+/// is also more than it gives a back (`backs.rs`).
 const NOT_A_TILE: f32 = 0.5;
 /// The classifier's classes past the 42 faces: "not a tile", then "a tile face down".
 const WITH_NONE: usize = CLASS_COUNT + 1;
