@@ -287,7 +287,9 @@ def main():
         if name != "camerash":
             print(
                 f"{'':<12} wrong: {kinds['misread']} misread, {kinds['outline off']} outlined off (IoU 0.1-0.5), "
-                f"{kinds['missed']} missed, {kinds['false']} reported where no label is"
+                f"{kinds['missed']} missed, {kinds['false']} reported where no label is; "
+                f"{sum(t.get('face_down', False) for p, _ in items for t in answers.get(str(p), {}).get('tiles', []))} "
+                "face-down tiles reported (the labels have no backs: counted neither way)"
             )
         for p, _ in items[: args.show]:
             subprocess.run([args.bin, "scan", *extra, str(p), "--annotate", str(p.with_suffix(".annotated.png"))], capture_output=True)
