@@ -2,20 +2,21 @@
 //! hold no tile: the felt in a gap between two tiles, a dark tray, wood, the blank body of a
 //! standing tile below its face (26 of the 48 it reported on the rf validation photos). With
 //! a classifier that knows backs (a 44th class), each face-down tile is read too, and one it
-//! calls no tile rather than a back is dropped, unless it ends a kong laid as the rules lay
-//! it (down, up, up, down): there the layout is the stronger evidence, and a white back the
-//! classifier doubts must not break the kong.
+//! calls no tile rather than a back is dropped, unless it lies beside a tile it calls a back
+//! (a wall, a kong shown all face down: a doubted back among sure ones is a back) or ends a
+//! kong laid as the rules lay it (down, up, up, down): there the layout is the stronger
+//! evidence, and a white back the classifier doubts must not break the kong.
 //!
 //! Measured on the face-down tiles of the rf validation photos judged by a person
 //! (`datasets/labels/rf-backs.csv`, `tools/rf_labels.py check-backs`): false backs reported
-//! 27 → 4, real backs 14 → 11.
+//! 27 → 4, real backs 14 → 13 (11 without the rule of the sure back beside).
 
 use image::RgbImage;
 use ndarray::Array4;
 
 use super::edges::short_side;
 use super::geometry::sample_face;
-use super::{CROP_H, CROP_W, Recognizer, VisionError};
+use super::{CROP_H, CROP_W, Reading, Recognizer, VisionError};
 use crate::detection::Detection;
 
 /// Tiles whose centres are at most this many short sides apart lie side by side.
@@ -36,14 +37,29 @@ impl Recognizer {
         for (k, &i) in down.iter().enumerate() {
             sample_face(img, &kept[i].corners, &mut crops, k);
         }
-        for (read, &i) in self.classify(&crops)?.iter().zip(down) {
-            let none = read.none * (1.0 - read.back);
-            if none > read.back && !ends_a_laid_kong(kept, i) {
-                p_none[i] = none;
-            }
+        let reads = self.classify(&crops)?;
+        for (i, none) in no_tiles(kept, down, &reads) {
+            p_none[i] = none;
         }
         Ok(())
     }
+}
+
+/// The face-down tiles (`down`, read as `reads`) the classifier calls no tile more than a
+/// back, with that probability; except one beside a tile it calls a back (a doubted back in a
+/// wall, or in a kong shown all face down) and one that ends a laid kong.
+fn no_tiles(kept: &[Detection], down: &[usize], reads: &[Reading]) -> Vec<(usize, f32)> {
+    let none = |k: usize| reads[k].none * (1.0 - reads[k].back);
+    let back = |k: usize| reads[k].back > none(k);
+    (0..down.len())
+        .filter(|&k| {
+            let i = down[k];
+            !back(k)
+                && !(0..down.len()).any(|m| m != k && back(m) && beside(&kept[i], &kept[down[m]]))
+                && !ends_a_laid_kong(kept, i)
+        })
+        .map(|k| (down[k], none(k)))
+        .collect()
 }
 
 /// Whether face-down tile `i` ends a kong laid down, up, up, down: two face-up tiles of one
@@ -119,6 +135,25 @@ mod tests {
         ];
         assert!(!ends_a_laid_kong(&row, 0));
         assert!(!ends_a_laid_kong(&row, 3));
+    }
+
+    fn read(none: f32, back: f32) -> Reading {
+        Reading {
+            faces: vec![0.0; CLASS_COUNT],
+            none,
+            back,
+        }
+    }
+
+    #[test]
+    fn a_doubted_back_beside_a_sure_one_stays_and_a_lone_one_goes() {
+        let row = [tile(0.0, None), tile(42.0, None), tile(300.0, None)];
+        // Tile 0 is read a back; 1 beside it and 2 alone are read "not a tile" at 0.8.
+        let reads = [read(0.1, 0.9), read(0.8, 0.0), read(0.8, 0.0)];
+        assert_eq!(no_tiles(&row, &[0, 1, 2], &reads), vec![(2, 0.8)]);
+        // With no sure back beside it, tile 1 goes too.
+        let reads = [read(0.8, 0.0), read(0.8, 0.0), read(0.8, 0.0)];
+        assert_eq!(no_tiles(&row, &[0, 1, 2], &reads).len(), 3);
     }
 
     #[test]
