@@ -285,11 +285,11 @@ def main():
         f1 = 2 * prec * rec / max(prec + rec, 1e-9)
         print(f"{name:<12} {len(items):>6} {prec:>9.3f} {rec:>7.3f} {f1:>6.3f} {E:>4}/{len(items):<4} ({E / len(items):.0%}) {P - R:>5} {np.mean(ms):>8.1f}  {LR / max(P, 1):.3f} / {LR / max(G, 1):.3f}")
         if name != "camerash":
+            down = sum(t.get("face_down", False) for p, _ in items for t in answers.get(str(p), {}).get("tiles", []))
             print(
                 f"{'':<12} wrong: {kinds['misread']} misread, {kinds['outline off']} outlined off (IoU 0.1-0.5), "
                 f"{kinds['missed']} missed, {kinds['false']} reported where no label is; "
-                f"{sum(t.get('face_down', False) for p, _ in items for t in answers.get(str(p), {}).get('tiles', []))} "
-                "face-down tiles reported (the labels have no backs: counted neither way)"
+                f"{down} face-down tiles reported (the labels have no backs: counted neither way)"
             )
         for p, _ in items[: args.show]:
             subprocess.run([args.bin, "scan", *extra, str(p), "--annotate", str(p.with_suffix(".annotated.png"))], capture_output=True)

@@ -19,6 +19,7 @@ Nothing from ../shared/data is written anywhere: photos are read in place.
 
 from __future__ import annotations
 
+import colorsys
 import csv
 import hashlib
 import json
@@ -531,8 +532,6 @@ def back_crops(items: list, rng: random.Random, copies: int, jitter: float = 0.0
 def _back_color(rng: random.Random) -> tuple[int, int, int]:
     """A back of any hue, or one of the backs the finder's drawn scenes use (white and dark
     grey among them)."""
-    import colorsys
-
     kind = rng.random()
     if kind < 0.15:  # white, ivory, light grey
         v = rng.randint(205, 250)

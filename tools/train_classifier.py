@@ -119,10 +119,8 @@ def _real_augmented(job: tuple[str, int, int]) -> list[np.ndarray]:
     return [to_array(img)] + [to_array(synth.augment_real(img, rng)) for _ in range(repeats)]
 
 
-def build_dataset(
-    per_class: int, seed: int, real_repeats: int, workers: int = 0, val_photos: set[str] = VAL_PHOTOS, rf_copies: int = 0, none_drawn: int = 0,
-    pipeline: tuple[str, int, int | None] | None = None, backs: tuple[int, int] = (0, 0),
-) -> tuple[np.ndarray, np.ndarray]:
+def load_bank() -> None:
+    """The face bank for the workers (`_BANK`), rendered first when there is none."""
     global _BANK
     bank = faces.load_bank()
     if not any(bank.values()):
@@ -132,6 +130,13 @@ def build_dataset(
         if not bank[cls]:
             raise SystemExit(f"no face rendered for {cls}: run tools/faces.py")
     _BANK = bank
+
+
+def build_dataset(
+    per_class: int, seed: int, real_repeats: int, workers: int = 0, val_photos: set[str] = VAL_PHOTOS, rf_copies: int = 0, none_drawn: int = 0,
+    pipeline: tuple[str, int, int | None] | None = None, backs: tuple[int, int] = (0, 0),
+) -> tuple[np.ndarray, np.ndarray]:
+    load_bank()
     jobs = [(c, s, min(_CHUNK, per_class - s), seed) for c in range(len(faces.CLASSES)) for s in range(0, per_class, _CHUNK)]
     xs, ys = [], []
     for (c, _, _, _), chunk in zip(jobs, synth.parallel_map(_synthetic_chunk, jobs, workers)):
@@ -476,11 +481,8 @@ def back_row_data(args) -> tuple[np.ndarray, np.ndarray]:
     """Face-down tiles (real ones judged on the rf train photos, drawn ones) and what the back
     output must stay low on: drawn faces of every class, real faces and no-tile crops of the
     rf photos we train on, drawn distractors."""
-    global _BANK, _PHOTOS, _RF_COPIES
-    _BANK = faces.load_bank()
-    if not any(_BANK.values()):
-        faces.build()
-        _BANK = faces.load_bank()
+    global _PHOTOS, _RF_COPIES
+    load_bank()
     xs, ys = [], []
     for a, c in realdata.back_crops(realdata.labelled_backs(("train",)), random.Random(args.seed * 7_368_787), args.backs):
         xs.append(a)
@@ -494,12 +496,13 @@ def back_row_data(args) -> tuple[np.ndarray, np.ndarray]:
         for job, chunk in zip(jobs, synth.parallel_map(fn, jobs, args.workers)):
             xs += chunk
             ys += [label(job) if label else job[0]] * len(chunk)
-    _PHOTOS, _RF_COPIES = realdata.rf_photos("valid-train") + realdata.rf_photos("train"), 1
+    valid = realdata.rf_photos("valid-train")
+    _PHOTOS, _RF_COPIES = valid + realdata.rf_photos("train"), 1
     jobs = [(k, args.seed) for k in range(len(_PHOTOS))]
     for chunk in synth.parallel_map(_rf_none, jobs, args.workers):
         xs += chunk
         ys += [realdata.NONE] * len(chunk)
-    for chunk in synth.parallel_map(_rf_faces, jobs[: len(realdata.rf_photos("valid-train"))], args.workers):
+    for chunk in synth.parallel_map(_rf_faces, jobs[: len(valid)], args.workers):
         for a, c in chunk:
             xs.append(a)
             ys.append(c)

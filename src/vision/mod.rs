@@ -653,7 +653,7 @@ impl Recognizer {
             p_none[i] = read.none;
         }
         if self.classes == WITH_BACK {
-            let down: Vec<usize> = (0..kept.len()).filter(|i| !up.contains(i)).collect();
+            let down: Vec<usize> = (0..kept.len()).filter(|&i| kept[i].face_down).collect();
             self.check_backs(img, kept, &down, &mut p_none)?;
         }
         t.classifier = t2.elapsed().as_secs_f64() * 1e3;
