@@ -6,6 +6,9 @@ reported counted, false tiles against us.
 Sets (none of them trained on):
 - `rf-holdout`: the quarter of the rf-chinese-mahjong validation photos that training never
   reads (realdata.is_holdout): real phone photos of Chinese/HK sets, labelled with faces.
+- `rf-holdout+`: the same photos with the real tiles the exporter's labels leave out added
+  (datasets/labels/rf-additions.csv, each looked at): a readable face counts like a label,
+  a tile reported on an "unsure" one (cut by the frame, in a heap) counts neither way.
 - `closeup-1`, `closeup-few`: cut from the same held-out photos around one tile (filling 55 to
   90% of the frame) or two to four neighbouring tiles (filling most of it), scaled up to a
   phone photo's size; only the tiles wholly inside count.
@@ -56,11 +59,15 @@ def write_set(name: str, items: list[tuple[Image.Image, list]]) -> list[tuple[Pa
     return out
 
 
-def rf_holdout() -> list[tuple[Image.Image, list]]:
+def rf_holdout(added: bool = False) -> list[tuple[Image.Image, list]]:
+    """The held-out rf photos with the exporter's labels; `added`: and the real tiles they
+    leave out (datasets/labels/rf-additions.csv)."""
     items = []
+    additions = realdata.rf_additions() if added else {}
     for ph in realdata.rf_photos("holdout"):
         img = Image.open(ph["path"]).convert("RGB")
-        items.append((img, [(faces.CLASSES[int(c)], (x0, y0, x1, y1)) for c, x0, y0, x1, y1 in ph["boxes"].tolist()]))
+        labels = [(faces.CLASSES[int(c)], (x0, y0, x1, y1)) for c, x0, y0, x1, y1 in ph["boxes"].tolist()]
+        items.append((img, labels + additions.get(ph["path"].name, [])))
     return items
 
 
@@ -167,14 +174,13 @@ def camerash() -> list[tuple[Image.Image, list]]:
 
 def outline_bounds(corners) -> list[int]:
     """The upright box around a tile's outline, in whole pixels."""
-    xs = [c[0] for c in corners]
-    ys = [c[1] for c in corners]
-    return [round(min(xs)), round(min(ys)), round(max(xs)), round(max(ys))]
+    return [round(v) for v in realdata.outline_bounds(corners)]
 
 
 def counted(answer: dict, labels: list, backs_labelled: bool) -> tuple[list, list]:
     """The tiles reported that count (face, upright bounds) and the labels that count: tiles cut
-    by the picture's edge ("cut") count neither way, nor backs where the labels have none."""
+    by the picture's edge ("cut") or mostly inside an "unsure" label count neither way, nor
+    backs where the labels have none."""
     preds = []
     for t in answer.get("tiles", []):
         back = t["tile"].startswith("back")
@@ -182,9 +188,18 @@ def counted(answer: dict, labels: list, backs_labelled: bool) -> tuple[list, lis
             continue  # labels without face-down tiles: backs are neither right nor wrong
         preds.append(("back" if back else t["tile"], tuple(outline_bounds(t["corners"]))))
     cut = [box for face, box in labels if face == "cut"]
-    labels = [lab for lab in labels if lab[0] != "cut"]
-    preds = [p for p in preds if all(realdata.box_iou(p[1], c) < 0.3 for c in cut)]
+    unsure = [box for face, box in labels if face == "unsure"]
+    labels = [lab for lab in labels if lab[0] not in ("cut", "unsure")]
+    preds = [p for p in preds if all(realdata.box_iou(p[1], c) < 0.3 for c in cut) and all(_inside(p[1], u) < 0.5 for u in unsure)]
     return preds, labels
+
+
+def _inside(box, region) -> float:
+    """The share of `box`'s area that lies inside `region`."""
+    ix = max(0.0, min(box[2], region[2]) - max(box[0], region[0]))
+    iy = max(0.0, min(box[3], region[3]) - max(box[1], region[1]))
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return ix * iy / area if area > 0 else 0.0
 
 
 def error_kinds(answer: dict, labels: list, backs_labelled: bool) -> collections.Counter:
@@ -235,7 +250,7 @@ def main():
     ap.add_argument("--bin", default=str(REPO / "target" / "release" / "suanfan"))
     ap.add_argument("--finder")
     ap.add_argument("--classifier")
-    ap.add_argument("--sets", default="rf-holdout,closeup-1,closeup-few,no-tiles,camerash")
+    ap.add_argument("--sets", default="rf-holdout,rf-holdout+,closeup-1,closeup-few,no-tiles,camerash")
     ap.add_argument("--show", type=int, default=0, help="also annotate the first N photos of each set")
     ap.add_argument("--per-photo", help="write one JSON line per photo (set, file, right, reported, labelled, labels, read) to this file")
     args = ap.parse_args()
@@ -254,6 +269,7 @@ def main():
 
     makers = {
         "rf-holdout": lambda: rf_holdout(),
+        "rf-holdout+": lambda: rf_holdout(added=True),
         "closeup-1": lambda: cut("closeup-1"),
         "closeup-few": lambda: cut("closeup-few"),
         "no-tiles": lambda: cut("no-tiles"),

@@ -63,6 +63,10 @@ def is_holdout(name: str) -> bool:
 
 
 CORRECTIONS = Path(__file__).resolve().parent.parent / "datasets" / "labels" / "rf-corrections.csv"
+# Which augmented train photos are mirrored (tools/rf_labels.py orientation).
+TRAIN_ORIENTATION = CORRECTIONS.parent / "rf-train-orientation.csv"
+# Where the mirrored train photos are kept flipped back (made from ../shared/data on demand).
+UNMIRRORED = Path(__file__).resolve().parent / ".cache" / "rf_unmirrored"
 
 
 def _corrections() -> dict[tuple[str, int], tuple[str, str]]:
@@ -95,9 +99,13 @@ def _corrected(name: str, rows: list[list[float]], fixes: dict) -> list[list[flo
 
 
 def rf_photos(part: str) -> list[dict]:
-    """part: 'train' (exporter's train photos, augmented), 'valid-train' (validation photos we
-    train on), 'holdout'. Each: path, size, boxes (N x 5: class, x0, y0, x1, y1 in pixels),
-    lines (each box's line in the exporter's label file, as rf-corrections.csv names it)."""
+    """part: 'train' (exporter's train photos, augmented), 'train-faces' (those of them whose
+    orientation is known, the mirrored ones flipped back: faces as they really are),
+    'valid-train' (validation photos we train on), 'holdout'. Each: path, size, boxes (N x 5:
+    class, x0, y0, x1, y1 in pixels), lines (each box's line in the exporter's label file, as
+    rf-corrections.csv names it)."""
+    if part == "train-faces":
+        return _train_faces()
     folder = RF / ("train" if part == "train" else "valid")
     out = []
     if not folder.exists():
@@ -123,6 +131,50 @@ def rf_photos(part: str) -> list[dict]:
         lines = [int(r[5]) for r in rows]
         out.append({"path": img, "size": (W, H), "boxes": boxes, "lines": lines})
     return out
+
+
+ADDITIONS = CORRECTIONS.parent / "rf-additions.csv"
+
+
+def rf_additions() -> dict[str, list[tuple[str, tuple[float, float, float, float]]]]:
+    """Real tiles the labels of the held-out photos leave out (datasets/labels/rf-additions.csv),
+    by photo: (face or "unsure", box)."""
+    out: dict[str, list] = {}
+    if ADDITIONS.exists():
+        lines = [l for l in ADDITIONS.read_text().splitlines() if l and not l.startswith("#")]
+        for r in csv.DictReader(lines):
+            out.setdefault(r["photo"], []).append((r["tile"], tuple(float(r[k]) for k in ("x0", "y0", "x1", "y1"))))
+    return out
+
+
+def _train_faces() -> list[dict]:
+    """The train photos rf-train-orientation.csv knows the orientation of, a mirrored one as a
+    copy flipped back (written once to UNMIRRORED) with its boxes flipped with it."""
+    if not TRAIN_ORIENTATION.exists():
+        sys.exit(f"{TRAIN_ORIENTATION} not found: run tools/rf_labels.py orientation")
+    lines = [l for l in TRAIN_ORIENTATION.read_text().splitlines() if l and not l.startswith("#")]
+    verdict = {r["photo"]: r["orientation"] for r in csv.DictReader(lines)}
+    out = []
+    for ph in rf_photos("train"):
+        v = verdict.get(ph["path"].name, "unknown")
+        if v == "mirrored":
+            UNMIRRORED.mkdir(parents=True, exist_ok=True)
+            q = UNMIRRORED / ph["path"].name
+            if not q.exists():
+                Image.open(ph["path"]).transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(q, quality=95)
+            boxes = ph["boxes"].copy()
+            boxes[:, 1], boxes[:, 3] = ph["size"][0] - ph["boxes"][:, 3], ph["size"][0] - ph["boxes"][:, 1]
+            ph = {**ph, "path": q, "boxes": boxes}
+        if v != "unknown":
+            out.append(ph)
+    return out
+
+
+def outline_bounds(corners) -> tuple[float, float, float, float]:
+    """The upright box around a tile's outline (suanfan's JSON corners)."""
+    xs = [c[0] for c in corners]
+    ys = [c[1] for c in corners]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -424,9 +476,7 @@ def pipeline_face_crops(
     for t in tiles:
         if t.get("face_down"):
             continue
-        xs = [p[0] for p in t["corners"]]
-        ys = [p[1] for p in t["corners"]]
-        found = (min(xs), min(ys), max(xs), max(ys))
+        found = outline_bounds(t["corners"])
         best, bi = 0.5, -1
         for k, (_, x0, y0, x1, y1) in enumerate(labels):
             v = box_iou(found, (x0, y0, x1, y1))

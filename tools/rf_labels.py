@@ -5,6 +5,7 @@ classifier and writes what disagrees as contact sheets, for a person to look at.
     python tools/rf_labels.py duplicates
     python tools/rf_labels.py backs [--bin target/release/suanfan]
     python tools/rf_labels.py check-backs [--classifier ONNX]
+    python tools/rf_labels.py orientation [--bin target/release/suanfan]
 
 writes `tools/.cache/rf_labels/proposals.csv` (photo, box, label, read, probability) and
 `sheet-NN.png` (each crop numbered as in the CSV, with its label and the reading). The
@@ -24,6 +25,14 @@ real back, or no tile: felt between tiles, a tray, wood) goes into
 photos only). `check-backs` scans the validation photos, never trained on for backs, and
 counts how many of the judged face-down tiles `suanfan scan` still reports: the real backs
 should stay, the false ones go.
+
+`orientation` says which of the exporter's augmented train photos are mirrored (a horizontal
+or vertical flip: a mirrored face is no real face), so that the classifier can learn the faces
+of the others and of the mirrored ones flipped back. `suanfan scan` reads each photo as it is
+and flipped left to right; the way that reads at least 2 more labelled tiles right is the
+photo's own (`plain` or `mirrored`), anything closer is `unknown` and left out. Written to
+`datasets/labels/rf-train-orientation.csv` (photo, tiles read right each way, labelled tiles,
+verdict); `realdata.rf_photos("train-faces")` reads it.
 """
 
 from __future__ import annotations
@@ -185,8 +194,7 @@ def check_backs(args) -> None:
     for path, corners, cls in judged:
         box = (min(c[0] for c in corners), min(c[1] for c in corners), max(c[0] for c in corners), max(c[1] for c in corners))
         for t in answers.get(str(path), {}).get("tiles", []):
-            xs, ys = [c[0] for c in t["corners"]], [c[1] for c in t["corners"]]
-            if t.get("face_down") and realdata.box_iou(box, (min(xs), min(ys), max(xs), max(ys))) >= 0.5:
+            if t.get("face_down") and realdata.box_iou(box, realdata.outline_bounds(t["corners"])) >= 0.5:
                 kept[cls] += 1
                 break
     n_back = sum(c == realdata.BACK for _, _, c in judged)
@@ -196,14 +204,56 @@ def check_backs(args) -> None:
           f"false backs still reported {kept[realdata.NONE]}/{n_none}; face-down tiles reported in all {down}")
 
 
+def right_reads(answer: dict, boxes: np.ndarray, width: float, flipped: bool) -> int:
+    """How many labelled tiles `answer` (suanfan's JSON) reads right; `flipped`: the answer is
+    of the picture flipped left to right."""
+    found = [(t["tile"], realdata.outline_bounds(t["corners"])) for t in answer.get("tiles", []) if not t.get("face_down")]
+    n = 0
+    for c, x0, y0, x1, y1 in boxes.tolist():
+        if flipped:
+            x0, x1 = width - x1, width - x0
+        n += any(face == faces.CLASSES[int(c)] and realdata.box_iou((x0, y0, x1, y1), b) >= 0.5 for face, b in found)
+    return n
+
+
+def orientation(args) -> None:
+    photos = realdata.rf_photos("train")
+    flips = OUT / "flipped"
+    flips.mkdir(parents=True, exist_ok=True)
+    flipped = []
+    for ph in photos:
+        q = flips / ph["path"].name
+        if not q.exists():
+            Image.open(ph["path"]).transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(q, quality=95)
+        flipped.append(q)
+    rows = []
+    for s in range(0, len(photos), 64):
+        part = photos[s : s + 64]
+        plain = realdata.scan(args.bin, [p["path"] for p in part])
+        mirror = realdata.scan(args.bin, flipped[s : s + 64])
+        for ph, q in zip(part, flipped[s : s + 64]):
+            a = right_reads(plain.get(str(ph["path"]), {}), ph["boxes"], ph["size"][0], False)
+            b = right_reads(mirror.get(str(q), {}), ph["boxes"], ph["size"][0], True)
+            verdict = "plain" if a >= b + 2 else "mirrored" if b >= a + 2 else "unknown"
+            rows.append([ph["path"].name, a, b, len(ph["boxes"]), verdict])
+    with open(realdata.TRAIN_ORIENTATION, "w", newline="") as f:
+        f.write("# Which rf train photos are mirrored: tools/rf_labels.py orientation (suanfan read each\n")
+        f.write("# photo as it is and flipped left to right; the way with 2 or more tiles read right is its own).\n")
+        w = csv.writer(f)
+        w.writerow(["photo", "right_plain", "right_flipped", "labelled", "orientation"])
+        w.writerows(rows)
+    counts = {v: sum(r[4] == v for r in rows) for v in ("plain", "mirrored", "unknown")}
+    print(f"{len(rows)} train photos: {counts}; written to {realdata.TRAIN_ORIENTATION}")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("command", choices=["propose", "duplicates", "backs", "check-backs"])
+    ap.add_argument("command", choices=["propose", "duplicates", "backs", "check-backs", "orientation"])
     ap.add_argument("--bin", default=str(REPO / "target" / "release" / "suanfan"))
     ap.add_argument("--classifier", default=str(REPO / "models" / "tile_classifier.onnx"))
     ap.add_argument("--min-prob", type=float, default=0.5)
     args = ap.parse_args()
-    {"propose": propose, "duplicates": duplicates, "backs": backs, "check-backs": check_backs}[args.command](args)
+    {"propose": propose, "duplicates": duplicates, "backs": backs, "check-backs": check_backs, "orientation": orientation}[args.command](args)
 
 
 if __name__ == "__main__":

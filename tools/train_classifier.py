@@ -134,7 +134,7 @@ def load_bank() -> None:
 
 def build_dataset(
     per_class: int, seed: int, real_repeats: int, workers: int = 0, val_photos: set[str] = VAL_PHOTOS, rf_copies: int = 0, none_drawn: int = 0,
-    pipeline: tuple[str, int, int | None] | None = None, backs: tuple[int, int] = (0, 0),
+    pipeline: tuple[str, int, int | None] | None = None, backs: tuple[int, int] = (0, 0), face_parts: tuple[str, ...] = ("valid-train",),
 ) -> tuple[np.ndarray, np.ndarray]:
     load_bank()
     jobs = [(c, s, min(_CHUNK, per_class - s), seed) for c in range(len(faces.CLASSES)) for s in range(0, per_class, _CHUNK)]
@@ -152,18 +152,19 @@ def build_dataset(
     n_rf = n_none = 0
     if rf_copies:
         # Real phone photos (rf-chinese-mahjong): the faces of the exporter's validation photos
-        # we train on (never the augmented, partly mirrored train photos), each cut a few times
-        # with a detector's jitter; and crops that are no whole tile from every photo.
-        photos = realdata.rf_photos("valid-train")
-        jobs = [(k, seed) for k in range(len(photos))]
-        global _PHOTOS, _RF_COPIES
-        _PHOTOS, _RF_COPIES = photos + realdata.rf_photos("train"), rf_copies
+        # we train on (never those of the augmented train photos: turned and sheared, their
+        # upright boxes hold parts of other tiles), each cut a few times with a detector's
+        # jitter; and crops that are no whole tile from every photo.
+        global _PHOTOS, _NONE_PHOTOS, _RF_COPIES
+        _PHOTOS = realdata.rf_photos("valid-train")
+        _NONE_PHOTOS, _RF_COPIES = realdata.rf_photos("valid-train") + realdata.rf_photos("train"), rf_copies
+        jobs = [(k, seed) for k in range(len(_PHOTOS))]
         for chunk in synth.parallel_map(_rf_faces, jobs, workers):
             for a, c in chunk:
                 xs.append(a)
                 ys.append(c)
         n_rf = len(xs) - n_synth - n_cam
-        jobs = [(k, seed) for k in range(len(_PHOTOS))]
+        jobs = [(k, seed) for k in range(len(_NONE_PHOTOS))]
         for chunk in synth.parallel_map(_rf_none, jobs, workers):
             xs += chunk
             ys += [realdata.NONE] * len(chunk)
@@ -172,14 +173,17 @@ def build_dataset(
             xs += chunk
             ys += [realdata.NONE] * len(chunk)
         n_none = len(xs) - n_synth - n_cam - n_rf
-    n_pipe = 0
+    n_pipe = len(xs)
     if pipeline:
         # The same photos' faces cut along the outlines the finder draws (turned, tight), as
-        # the classifier is given them in suanfan, rather than the labels' upright boxes.
-        px, py = pipeline_crops(pipeline[0], "valid-train", pipeline[1], seed, pipeline[2])
-        xs += px
-        ys += py
-        n_pipe = len(px)
+        # the classifier is given them in suanfan, rather than the labels' upright boxes; with
+        # --train-faces also those of the augmented train photos whose orientation is known
+        # (a mirrored one flipped back).
+        for part in face_parts:
+            px, py = pipeline_crops(pipeline[0], part, pipeline[1], seed, pipeline[2])
+            xs += px
+            ys += py
+    n_pipe = len(xs) - n_pipe
     n_backs = len(xs)
     if backs[0]:
         # Face-down tiles: those the finder reported on the rf train photos, judged by a person
@@ -214,8 +218,10 @@ def pipeline_crops(bin_: str, part: str, copies: int, seed: int, bonus_copies: i
     return xs, ys
 
 
-_PHOTOS: list = []
+_PHOTOS: list = []  # whose faces are cut
+_NONE_PHOTOS: list = []  # where crops that are no tile are cut
 _RF_COPIES = 3
+_NONE_PER_PHOTO = 8  # --none-per-photo
 
 
 def _rf_faces(job):
@@ -227,7 +233,7 @@ def _rf_faces(job):
 def _rf_none(job):
     k, seed = job
     rng = random.Random(seed * 32_452_843 + k)
-    return realdata.none_crops(_PHOTOS[k], rng, 8)
+    return realdata.none_crops(_NONE_PHOTOS[k], rng, _NONE_PER_PHOTO)
 
 
 def _drawn_none(job):
@@ -340,6 +346,7 @@ def main() -> None:
     ap.add_argument("--fold", choices=sorted(FOLDS), default="a", help="which photos are held out (a: the shipped split)")
     ap.add_argument("--workers", type=int, default=0, help="data generation processes (0: one per CPU)")
     ap.add_argument("--rf-copies", type=int, default=3, help="cuts of each face of the real rf photos we train on (0: none, and no 'not a tile' class)")
+    ap.add_argument("--none-per-photo", type=int, default=8, help="crops that are no tile cut from each rf photo")
     ap.add_argument("--none-drawn", type=int, default=2000, help="drawn 'not a tile' crops (keyboards, dominoes, floors...)")
     ap.add_argument("--part-crops", action="store_true", help="parts of one tile's face (pips, characters) among the 'not a tile' crops")
     ap.add_argument("--pipeline-copies", type=int, default=0, help="cuts of each face of the rf photos we train on as `suanfan scan` finds and cuts it (0: none)")
@@ -348,6 +355,7 @@ def main() -> None:
     ap.add_argument("--backs", type=int, default=0, help="cuts of each face-down tile of the rf train photos judged in datasets/labels/rf-backs.csv; adds a 44th class, a tile face down (0: none)")
     ap.add_argument("--backs-drawn", type=int, default=1500, help="with --backs: drawn face-down tiles of every colour")
     ap.add_argument("--backs-only", action="store_true", help="with --backs and --init: learn only the output of the new class from the classifier's own features; every other output stays as it was")
+    ap.add_argument("--train-faces", action="store_true", help="learn faces from the augmented rf train photos too: those rf-train-orientation.csv knows the orientation of, mirrored ones flipped back")
     ap.add_argument("--init", help="start from this classifier (ONNX) instead of from scratch")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--out", default=str(REPO / "models" / "tile_classifier.onnx"))
@@ -360,6 +368,8 @@ def main() -> None:
         train_back_row(args)
         return
     realdata.PART_CROPS = args.part_crops
+    global _NONE_PER_PHOTO
+    _NONE_PER_PHOTO = args.none_per_photo
     if args.threads:
         torch.set_num_threads(args.threads)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -369,7 +379,8 @@ def main() -> None:
     if args.backs and not args.rf_copies:
         raise SystemExit("--backs needs the 'not a tile' class: give --rf-copies")
     backs = (args.backs, args.backs_drawn)
-    x, y = build_dataset(args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn, pipeline, backs)
+    face_parts = ("valid-train", "train-faces") if args.train_faces else ("valid-train",)
+    x, y = build_dataset(args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn, pipeline, backs, face_parts)
     vx, vy, vpaths = validation_set(val_photos)
     rx, ry = rf_validation() if args.rf_copies else (vx[:0], vy[:0])
     # The held-out photos' faces as suanfan cuts them: what the classifier reads in use.
@@ -481,7 +492,7 @@ def back_row_data(args) -> tuple[np.ndarray, np.ndarray]:
     """Face-down tiles (real ones judged on the rf train photos, drawn ones) and what the back
     output must stay low on: drawn faces of every class, real faces and no-tile crops of the
     rf photos we train on, drawn distractors."""
-    global _PHOTOS, _RF_COPIES
+    global _PHOTOS, _NONE_PHOTOS, _RF_COPIES
     load_bank()
     xs, ys = [], []
     for a, c in realdata.back_crops(realdata.labelled_backs(("train",)), random.Random(args.seed * 7_368_787), args.backs):
@@ -496,13 +507,13 @@ def back_row_data(args) -> tuple[np.ndarray, np.ndarray]:
         for job, chunk in zip(jobs, synth.parallel_map(fn, jobs, args.workers)):
             xs += chunk
             ys += [label(job) if label else job[0]] * len(chunk)
-    valid = realdata.rf_photos("valid-train")
-    _PHOTOS, _RF_COPIES = valid + realdata.rf_photos("train"), 1
-    jobs = [(k, args.seed) for k in range(len(_PHOTOS))]
+    _PHOTOS, _RF_COPIES = realdata.rf_photos("valid-train"), 1
+    _NONE_PHOTOS = _PHOTOS + realdata.rf_photos("train")
+    jobs = [(k, args.seed) for k in range(len(_NONE_PHOTOS))]
     for chunk in synth.parallel_map(_rf_none, jobs, args.workers):
         xs += chunk
         ys += [realdata.NONE] * len(chunk)
-    for chunk in synth.parallel_map(_rf_faces, jobs[: len(valid)], args.workers):
+    for chunk in synth.parallel_map(_rf_faces, jobs[: len(_PHOTOS)], args.workers):
         for a, c in chunk:
             xs.append(a)
             ys.append(c)
