@@ -15,8 +15,8 @@
 #                                  shipped finder is stage 2 run on the models of commit 19bfb09
 #                                  (made by stage 1 on an H100): 44 minutes on two CPU cores. The
 #                                  shipped classifier is that stage-2 classifier trained again on
-#                                  corrected labels, then stage 3 (models/README.md): 19, 30 and
-#                                  25 minutes on two CPU cores; then stage 4 (1 minute).
+#                                  corrected labels, then stage 3 and 3b (models/README.md): 19,
+#                                  30, 25 and 13 minutes on two CPU cores; then stage 4 (1 minute).
 #
 # Stage 3 trains the classifier once more on the rf faces cut where and as suanfan cuts them
 # (the finder's turned outlines), so it needs the Rust toolchain to build suanfan with the
@@ -54,6 +54,10 @@ if command -v cargo >/dev/null; then
     # Stage 3: the faces as suanfan cuts them (train_classifier.py --pipeline-copies).
     (cd .. && cargo build --release --quiet)
     python train_classifier.py --init ../models/tile_classifier.onnx --per-class 300 --real-repeats 15 --epochs 4 --rf-copies 3 --none-drawn 2500 --lr 1e-3 --pipeline-copies 4
+    # Stage 3b: once more from that, with the faces of the augmented train photos whose
+    # orientation is known (datasets/labels/rf-train-orientation.csv; mirrored ones flipped
+    # back) cut as suanfan cuts them, and twice the crops that are no tile.
+    python train_classifier.py --init ../models/tile_classifier.onnx --per-class 300 --real-repeats 15 --epochs 4 --rf-copies 3 --none-drawn 2500 --none-per-photo 16 --lr 1e-3 --pipeline-copies 4 --train-faces
 fi
 # Stage 4: the back output (a 44th class) fitted on the classifier's own features, from the
 # face-down tiles judged in datasets/labels/rf-backs.csv and drawn backs; the faces stay as

@@ -2,10 +2,11 @@
 //! the tiles beside them are cut by the picture's edge; the finder still finds the part in
 //! view and the classifier reads it weakly, as whatever a few pips resemble. In a close-up
 //! (a sure tile at least a quarter of the picture's short side) a weakly read tile touching
-//! the picture's edge is such a cut neighbour and is dropped, and so is a weakly read tile
-//! under half the size of the sure one: a pip or a character of a neighbour. In a photo of
-//! small tiles the rule never applies: a weak tile at the edge of a photo of a whole hand may
-//! be a real one.
+//! the picture's edge is such a cut neighbour and is dropped, and so is any tile under half
+//! the size of the sure one, however surely read: a pip or a character of a neighbour (a
+//! classifier that reads the faces better also reads a lone pip as a 1p more surely). In a
+//! photo of small tiles the rule never applies: a weak tile at the edge of a photo of a whole
+//! hand may be a real one.
 
 use super::{CONFIDENT, UNSURE, max};
 use crate::detection::Detection;
@@ -23,12 +24,7 @@ const PART: f32 = 0.5;
 /// close-up.
 pub(super) fn drop_cut_neighbours(w: f32, h: f32, found: Vec<Detection>) -> Vec<Detection> {
     let short = w.min(h);
-    let Some(biggest) = found
-        .iter()
-        .filter(|d| !d.face_down && max(&d.probs) >= CONFIDENT)
-        .map(short_side)
-        .max_by(f32::total_cmp)
-    else {
+    let Some(biggest) = biggest_sure(&found) else {
         return found;
     };
     if biggest < CLOSE_UP * short {
@@ -42,14 +38,28 @@ pub(super) fn drop_cut_neighbours(w: f32, h: f32, found: Vec<Detection>) -> Vec<
             let touches =
                 b[0] <= margin || b[1] <= margin || b[2] >= w - margin || b[3] >= h - margin;
             let a_part = short_side(d) < PART * biggest;
-            d.face_down || max(&d.probs) >= UNSURE || !(touches || a_part)
+            d.face_down || !a_part && (max(&d.probs) >= UNSURE || !touches)
         })
         .collect()
 }
 
+/// The shorter side of the biggest tile read with a sure face.
+fn biggest_sure(found: &[Detection]) -> Option<f32> {
+    found
+        .iter()
+        .filter(|d| !d.face_down && max(&d.probs) >= CONFIDENT)
+        .map(short_side)
+        .max_by(f32::total_cmp)
+}
+
+/// Whether a `w` × `h` picture is a close-up: a tile read with a sure face at least a
+/// quarter of its short side.
+pub(super) fn is_a_close_up(w: f32, h: f32, found: &[Detection]) -> bool {
+    biggest_sure(found).is_some_and(|b| b >= CLOSE_UP * w.min(h))
+}
+
 /// The shorter side of a tile's outline (not of its upright box, which a turned tile
 /// fills only in part).
-/// The shorter side of a tile's outline.
 pub(super) fn short_side(d: &Detection) -> f32 {
     let [a, b, _, c] = d.corners;
     (b[0] - a[0])
@@ -87,14 +97,30 @@ mod tests {
     }
 
     #[test]
-    fn a_weak_pip_of_a_neighbour_in_a_close_up_is_dropped() {
+    fn a_pip_of_a_neighbour_in_a_close_up_is_dropped_however_surely_read() {
         let found = vec![
             tile([300.0, 300.0, 700.0, 850.0], 0.95),
             tile([400.0, 50.0, 520.0, 170.0], 0.4),
-            tile([400.0, 50.0, 520.0, 170.0], 0.7),
+            tile([400.0, 50.0, 520.0, 170.0], 0.85),
+            tile([720.0, 300.0, 980.0, 850.0], 0.5),
         ];
         let kept = drop_cut_neighbours(1000.0, 1000.0, found);
-        assert_eq!(kept.len(), 2);
+        assert_eq!(
+            kept.len(),
+            2,
+            "the sure tile and the big weak one away from the edge"
+        );
+        assert!(kept.iter().all(|d| short_side(d) > 200.0));
+    }
+
+    #[test]
+    fn a_close_up_has_a_sure_tile_a_quarter_of_the_short_side() {
+        let big = vec![tile([300.0, 200.0, 560.0, 750.0], 0.95)];
+        assert!(is_a_close_up(1000.0, 1000.0, &big));
+        let weak = vec![tile([300.0, 200.0, 560.0, 750.0], 0.3)];
+        assert!(!is_a_close_up(1000.0, 1000.0, &weak));
+        let small = vec![tile([300.0, 200.0, 340.0, 250.0], 0.95)];
+        assert!(!is_a_close_up(1000.0, 1000.0, &small));
     }
 
     #[test]

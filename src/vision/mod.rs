@@ -412,7 +412,7 @@ impl Recognizer {
         }
         let all = coarse.clone();
         coarse.retain(|c| fits_the_photo(c, &found, &all));
-        let coarse = self.drop_look_alikes(img, suppress(coarse))?;
+        let coarse = self.drop_look_alikes(img, suppress(coarse), &found)?;
         drop_parts(&mut found, &coarse);
         found.extend(coarse);
         let found = suppress(found);
@@ -431,11 +431,13 @@ impl Recognizer {
 
     /// The big boxes of the coarse look that the classifier calls a tile (all of them with a
     /// classifier without "not a tile"): a big box over a row of tiles, read as no tile, must
-    /// not hide the tiles the fine look found inside it.
+    /// not hide the tiles the fine look found inside it. Nor may one read with no sure face
+    /// over two or more tiles of the fine look (`covers_tiles`): two neighbours seen as one.
     fn drop_look_alikes(
         &mut self,
         img: &RgbImage,
         coarse: Vec<Candidate>,
+        fine: &[Candidate],
     ) -> Result<Vec<Candidate>, VisionError> {
         if self.classes == CLASS_COUNT || coarse.is_empty() {
             return Ok(coarse);
@@ -446,8 +448,12 @@ impl Recognizer {
         Ok(coarse
             .into_iter()
             .zip(p_none)
-            .filter(|(_, p)| *p < NOT_A_TILE)
-            .map(|(c, _)| c)
+            .zip(probe)
+            .filter(|((c, p), d)| {
+                let weak = !d.face_down && max(&d.probs) < WEAK_OVER_TILES;
+                *p < NOT_A_TILE && !(weak && covers_tiles(c, fine))
+            })
+            .map(|((c, _), _)| c)
             .collect())
     }
 
@@ -808,6 +814,23 @@ fn flatness(points: &[[f32; 2]]) -> f32 {
     }
 }
 
+/// A big box read with a top face under this, over two tiles or more of the fine look, is
+/// those tiles seen as one.
+const WEAK_OVER_TILES: f32 = 0.5;
+/// A box of the fine look inside a big one and at least this share of its area is a tile
+/// of its own, not a pip or a character of it.
+const TILE_SHARE: f32 = 0.25;
+
+/// Whether the big box `c` holds two or more of the fine look's boxes that are tiles of their
+/// own (each at least TILE_SHARE of its area).
+fn covers_tiles(c: &Candidate, fine: &[Candidate]) -> bool {
+    let area = |r: &[f32; 4]| (r[2] - r[0]) * (r[3] - r[1]);
+    fine.iter()
+        .filter(|f| inside(&f.bounds, &c.bounds) && area(&f.bounds) >= TILE_SHARE * area(&c.bounds))
+        .count()
+        >= 2
+}
+
 /// Drops what the fine look saw inside a big tile of a coarse look: its pips and characters.
 fn drop_parts(fine: &mut Vec<Candidate>, coarse: &[Candidate]) {
     fine.retain(|f| {
@@ -975,6 +998,25 @@ mod tests {
             })
             .collect();
         assert!(!fits_the_photo(&tile, &column, std::slice::from_ref(&tile)));
+    }
+
+    #[test]
+    fn a_big_box_over_two_tiles_covers_them_and_one_over_its_pips_does_not() {
+        let pair = cand([0.0, 0.0, 200.0, 140.0], 0.7);
+        let two = [
+            cand([2.0, 2.0, 98.0, 138.0], 0.9),
+            cand([102.0, 2.0, 198.0, 138.0], 0.9),
+        ];
+        assert!(covers_tiles(&pair, &two));
+        assert!(!covers_tiles(&pair, &two[..1]));
+        let tile = cand([0.0, 0.0, 300.0, 400.0], 0.8);
+        let pips: Vec<Candidate> = (0..4)
+            .map(|k| {
+                let (x, y) = (40.0 + 140.0 * (k % 2) as f32, 60.0 + 180.0 * (k / 2) as f32);
+                cand([x, y, x + 80.0, y + 80.0], 0.6)
+            })
+            .collect();
+        assert!(!covers_tiles(&tile, &pips));
     }
 
     #[test]
