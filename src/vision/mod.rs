@@ -33,6 +33,7 @@ mod photo;
 mod runtime;
 mod scale;
 mod stretch;
+mod twice;
 mod whole;
 
 use geometry::{Rect, covered, iou, orientations, sample_face};
@@ -426,7 +427,7 @@ impl Recognizer {
             p_none[k - 1] < NOT_A_TILE
         });
         t.rejected = before - kept.len();
-        Ok((kept, t))
+        Ok((twice::drop_tiles_found_twice(kept), t))
     }
 
     /// The big boxes of the coarse look that the classifier calls a tile (all of them with a
