@@ -549,3 +549,79 @@ fn false_backs_on_real_photos_are_dropped_and_real_backs_kept() {
         "real backs dropped: {real_kept} of {real} kept"
     );
 }
+
+/// A held-out rf photo (../shared/data) the exporter stretched until each of its twelve
+/// sideways tiles spans the whole width: every labelled tile is found once, with the
+/// labelled face, and nothing else (one 3m was outlined a second time, halfway onto the 8p
+/// above it, before `vision/twice.rs`).
+#[test]
+#[cfg_attr(no_shared, ignore = "../shared is not beside the repository")]
+fn a_stretched_column_of_sideways_tiles_is_read_each_tile_once() {
+    if !runtime() {
+        return;
+    }
+    let valid = repo().join("../shared/data/rf-chinese-mahjong/valid");
+    let name =
+        "368097815_362001246166410_9137931599732096843_n_jpg.rf.13be20ef53c4470ef208fc6268cf0319";
+    let labels = std::fs::read_to_string(valid.join("labels").join(format!("{name}.txt"))).unwrap();
+    // The exporter's classes of this photo's tiles, in this project's notation.
+    let face = |class: &str| match class {
+        "36" => "8m",
+        "29" => "F",
+        "37" => "8p",
+        "11" => "3m",
+        "19" => "N",
+        "16" => "4m",
+        "24" => "P",
+        "9" => "S",
+        "14" => "W",
+        "26" => "6m",
+        "21" => "5m",
+        "3" => "1s",
+        other => panic!("class {other} not expected on this photo"),
+    };
+    let rows: Vec<(&str, f32)> = labels
+        .lines()
+        .filter_map(|l| {
+            let v: Vec<&str> = l.split_whitespace().collect();
+            (v.len() == 5).then(|| (face(v[0]), v[2].parse::<f32>().unwrap() * 640.0))
+        })
+        .collect();
+    assert_eq!(rows.len(), 12, "the photo's labels changed");
+    let out = scan(&[
+        "--format",
+        "json",
+        valid
+            .join("images")
+            .join(format!("{name}.jpg"))
+            .to_str()
+            .unwrap(),
+    ]);
+    let answer: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    let tiles: Vec<(String, f32)> = answer["tiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["face_down"] != true)
+        .map(|t| {
+            let ys: Vec<f32> = t["corners"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p[1].as_f64().unwrap() as f32)
+                .collect();
+            let centre = ys.iter().sum::<f32>() / 4.0;
+            (t["tile"].as_str().unwrap().to_string(), centre)
+        })
+        .collect();
+    assert_eq!(tiles.len(), 12, "read {tiles:?}");
+    let wrong: Vec<_> = rows
+        .iter()
+        .filter(|(f, y)| !tiles.iter().any(|(t, c)| t == f && (c - y).abs() < 20.0))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "not read where labelled: {wrong:?}; read {tiles:?}"
+    );
+}
