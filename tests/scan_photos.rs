@@ -457,6 +457,16 @@ fn a_close_up_of_a_slanted_tile_among_others_is_read() {
     assert!(wrong.is_empty(), "{wrong:?}");
 }
 
+/// The four corners of a tile of `scan --format json`.
+fn corners(tile: &serde_json::Value) -> Vec<[f32; 2]> {
+    tile["corners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| [p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32])
+        .collect()
+}
+
 /// The face-down tiles the finder reports on the rf validation photos (../shared/data), as a
 /// person judged them (datasets/labels/rf-backs.csv: a real back, or no tile: felt between
 /// tiles, a tray, wood). The classifier's back check must drop most of the false ones (all
@@ -501,24 +511,14 @@ fn false_backs_on_real_photos_are_dropped_and_real_backs_kept() {
             .find(|a| a["image"].as_str() == path.to_str())
             .unwrap();
         answer["tiles"].as_array().unwrap().iter().any(|t| {
-            let c: Vec<f32> = t["corners"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .flat_map(|p| {
-                    p.as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|x| x.as_f64().unwrap() as f32)
-                })
-                .collect();
+            let c = corners(t);
             let (x0, x1) = (
-                c[0].min(c[2]).min(c[4]).min(c[6]),
-                c[0].max(c[2]).max(c[4]).max(c[6]),
+                c.iter().map(|p| p[0]).fold(f32::MAX, f32::min),
+                c.iter().map(|p| p[0]).fold(f32::MIN, f32::max),
             );
             let (y0, y1) = (
-                c[1].min(c[3]).min(c[5]).min(c[7]),
-                c[1].max(c[3]).max(c[5]).max(c[7]),
+                c.iter().map(|p| p[1]).fold(f32::MAX, f32::min),
+                c.iter().map(|p| p[1]).fold(f32::MIN, f32::max),
             );
             let inter =
                 (x1.min(b[2]) - x0.max(b[0])).max(0.0) * (y1.min(b[3]) - y0.max(b[1])).max(0.0);
@@ -605,13 +605,7 @@ fn a_stretched_column_of_sideways_tiles_is_read_each_tile_once() {
         .iter()
         .filter(|t| t["face_down"] != true)
         .map(|t| {
-            let ys: Vec<f32> = t["corners"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| p[1].as_f64().unwrap() as f32)
-                .collect();
-            let centre = ys.iter().sum::<f32>() / 4.0;
+            let centre = corners(t).iter().map(|p| p[1]).sum::<f32>() / 4.0;
             (t["tile"].as_str().unwrap().to_string(), centre)
         })
         .collect();

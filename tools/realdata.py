@@ -158,16 +158,22 @@ def _train_faces() -> list[dict]:
     for ph in rf_photos("train"):
         v = verdict.get(ph["path"].name, "unknown")
         if v == "mirrored":
-            UNMIRRORED.mkdir(parents=True, exist_ok=True)
-            q = UNMIRRORED / ph["path"].name
-            if not q.exists():
-                Image.open(ph["path"]).transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(q, quality=95)
+            q = flipped_copy(ph["path"], UNMIRRORED)
             boxes = ph["boxes"].copy()
             boxes[:, 1], boxes[:, 3] = ph["size"][0] - ph["boxes"][:, 3], ph["size"][0] - ph["boxes"][:, 1]
             ph = {**ph, "path": q, "boxes": boxes}
         if v != "unknown":
             out.append(ph)
     return out
+
+
+def flipped_copy(path: Path, folder: Path) -> Path:
+    """A copy of the picture at `path` flipped left to right, in `folder` (written once)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    q = folder / path.name
+    if not q.exists():
+        Image.open(path).transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(q, quality=95)
+    return q
 
 
 def outline_bounds(corners) -> tuple[float, float, float, float]:

@@ -218,14 +218,7 @@ def right_reads(answer: dict, boxes: np.ndarray, width: float, flipped: bool) ->
 
 def orientation(args) -> None:
     photos = realdata.rf_photos("train")
-    flips = OUT / "flipped"
-    flips.mkdir(parents=True, exist_ok=True)
-    flipped = []
-    for ph in photos:
-        q = flips / ph["path"].name
-        if not q.exists():
-            Image.open(ph["path"]).transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(q, quality=95)
-        flipped.append(q)
+    flipped = [realdata.flipped_copy(ph["path"], OUT / "flipped") for ph in photos]
     rows = []
     for s in range(0, len(photos), 64):
         part = photos[s : s + 64]

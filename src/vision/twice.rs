@@ -11,7 +11,7 @@
 //! (PP, 4s 4s, SS, 8m 8m) of rows seen at a steep angle, whose outlines overlap by a third,
 //! lost a tile each.
 
-use crate::detection::Detection;
+use crate::detection::{Detection, Face};
 
 /// Two tiles read as one face are one tile found twice when at least this share of the smaller
 /// outline lies inside the other (real neighbours touch: a few percent at most).
@@ -23,16 +23,17 @@ const SAMPLES: usize = 10;
 
 /// `found` without the second outline of a tile found twice (see the module's doc).
 pub(super) fn drop_tiles_found_twice(found: Vec<Detection>) -> Vec<Detection> {
+    // Each tile's top face, read once: the pairs below ask for it many times.
+    let tops: Vec<Option<(Face, f32)>> = found.iter().map(Detection::top).collect();
     let mut keep = vec![true; found.len()];
     for i in 0..found.len() {
         for j in i + 1..found.len() {
-            if keep[i] && keep[j] && found_twice(&found[i], &found[j]) {
-                let weaker = if p_top(&found[i]) < p_top(&found[j]) {
-                    i
-                } else {
-                    j
-                };
-                keep[weaker] = false;
+            let (Some((fi, pi)), Some((fj, pj))) = (tops[i], tops[j]) else {
+                continue;
+            };
+            let one_face_one_weak = fi == fj && pi.min(pj) < WEAK;
+            if keep[i] && keep[j] && one_face_one_weak && overlap(&found[i], &found[j]) {
+                keep[if pi < pj { i } else { j }] = false;
             }
         }
     }
@@ -43,19 +44,10 @@ pub(super) fn drop_tiles_found_twice(found: Vec<Detection>) -> Vec<Detection> {
         .collect()
 }
 
-fn p_top(d: &Detection) -> f32 {
-    d.top().map_or(0.0, |(_, p)| p)
-}
-
-/// Whether `a` and `b` are one tile: the same face read, their outlines largely overlapping.
-fn found_twice(a: &Detection, b: &Detection) -> bool {
-    match (a.top(), b.top()) {
-        (Some((fa, pa)), Some((fb, pb))) if fa == fb && pa.min(pb) < WEAK => {
-            let (small, big) = if area(a) <= area(b) { (a, b) } else { (b, a) };
-            share_inside(small, big) >= SAME_TILE
-        }
-        _ => false,
-    }
+/// Whether SAME_TILE or more of the smaller outline of `a` and `b` lies inside the other.
+fn overlap(a: &Detection, b: &Detection) -> bool {
+    let (small, big) = if area(a) <= area(b) { (a, b) } else { (b, a) };
+    share_inside(small, big) >= SAME_TILE
 }
 
 fn area(d: &Detection) -> f32 {
@@ -133,7 +125,7 @@ mod tests {
         ];
         let kept = drop_tiles_found_twice(found);
         assert_eq!(kept.len(), 2);
-        assert!(kept.iter().all(|d| p_top(d) > 0.8));
+        assert!(kept.iter().all(|d| d.top().is_some_and(|(_, p)| p > 0.8)));
     }
 
     #[test]
