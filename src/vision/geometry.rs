@@ -95,48 +95,6 @@ impl Rect {
     }
 }
 
-/// The finder's turned face learned its sides from drawn scenes alone (the real photos' labels
-/// are upright boxes, with no turn), its upright box from real photos too. On a photo squeezed
-/// by an exporter or seen at a low angle the tiles are flatter than any drawn one, and the
-/// turned face keeps a drawn tile's shape while the upright box follows the photo: in dense
-/// grids of flattened tiles the outline then covers half of the next tile. Where the two
-/// disagree in shape by `REFIT_DISAGREEMENT` or more and the face is turned under
-/// `REFIT_MAX_TURN` radians (10°: nearer 45° the sides cannot be told apart from the upright
-/// box), the sides are refitted to the upright box, turn and centre kept.
-const REFIT_DISAGREEMENT: f32 = 1.3;
-const REFIT_MAX_TURN: f32 = 10.0 * std::f32::consts::PI / 180.0;
-
-impl Rect {
-    /// This face with sides whose upright bounds are `w`×`h`, where the finder's turned face
-    /// and upright box disagree in shape (see `REFIT_DISAGREEMENT`); else as it is.
-    pub fn refitted_to(self, w: f32, h: f32) -> Rect {
-        if self.angle.abs() > REFIT_MAX_TURN || w < 1.0 || h < 1.0 {
-            return self;
-        }
-        let (s, c) = (self.angle.sin().abs(), self.angle.cos().abs());
-        let (bw, bh) = (
-            self.along * c + self.across * s,
-            self.along * s + self.across * c,
-        );
-        let r = (w / h) / (bw / bh).max(1e-3);
-        if r.max(1.0 / r) < REFIT_DISAGREEMENT {
-            return self;
-        }
-        // along·c + across·s = w and along·s + across·c = h.
-        let det = c * c - s * s;
-        let along = (w * c - h * s) / det;
-        let across = (h * c - w * s) / det;
-        if along < 1.0 || across < 1.0 {
-            return self;
-        }
-        Rect {
-            along,
-            across,
-            ..self
-        }
-    }
-}
-
 /// Cuts the face whose corners are given (clockwise from its top left) out of the photo,
 /// upright, CROP_W×CROP_H, into `crops[k]`. Each crop pixel averages a grid of bilinear
 /// samples as fine as the photo's pixels (up to 4×4), so that a big tile is shrunk smoothly.
@@ -358,34 +316,5 @@ mod tests {
     fn few_boxes_follow_the_finder() {
         let boxes = [([0.0, 0.0, 30.0, 40.0], [0.1, 0.1, 0.1, 0.7])];
         assert_eq!(orientations(&boxes), vec![Orientation::Left]);
-    }
-
-    fn face(angle_deg: f32, along: f32, across: f32) -> Rect {
-        Rect {
-            centre: [100.0, 100.0],
-            angle: angle_deg.to_radians(),
-            along,
-            across,
-        }
-    }
-
-    #[test]
-    fn a_drawn_tile_shape_in_a_flat_box_takes_the_box_shape() {
-        let r = face(0.0, 40.0, 52.0).refitted_to(68.0, 36.0);
-        assert!((r.along - 68.0).abs() < 0.01 && (r.across - 36.0).abs() < 0.01);
-        // Slightly turned: its upright bounds are the box.
-        let r = face(5.0, 40.0, 52.0).refitted_to(68.0, 36.0);
-        let (s, c) = (r.angle.sin(), r.angle.cos());
-        assert!((r.along * c + r.across * s - 68.0).abs() < 0.01);
-        assert!((r.along * s + r.across * c - 36.0).abs() < 0.01);
-        assert_eq!(r.angle, 5f32.to_radians());
-    }
-
-    #[test]
-    fn a_face_of_the_box_shape_or_turned_far_is_kept() {
-        let r = face(0.0, 40.0, 52.0).refitted_to(44.0, 58.0);
-        assert_eq!((r.along, r.across), (40.0, 52.0));
-        let r = face(30.0, 40.0, 52.0).refitted_to(68.0, 36.0);
-        assert_eq!((r.along, r.across), (40.0, 52.0));
     }
 }

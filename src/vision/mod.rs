@@ -95,11 +95,6 @@ struct Look {
     to: f32,
 }
 
-/// A tile's turned face is refitted to its upright box (`Rect::refitted_to`) only up to this
-/// share of the photo's long side. Measured on the held-out rf photos and the close-ups
-/// (`tools/eval_photos.py`): with no limit, 4 close-ups of 2–4 tiles lost a tile (their boxes
-/// come from the coarse looks); with this one, none did, and the held-out photos gained the same.
-const REFIT_MAX_SHARE: f32 = 0.25;
 /// The fine look keeps tiles up to this share.
 const FINE_MAX_SHARE: f32 = 0.2;
 /// A coarse look keeps tiles it is at least this sure of: a whole row of small tiles can look
@@ -525,23 +520,13 @@ impl Recognizer {
                 continue;
             }
             let centre = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
-            // Only small tiles: the box of a tile filling much of the photo comes from a
-            // coarse look, too coarse to correct the turned face (`Rect::refitted_to`).
-            let small = (b[0] - a[0]).max(b[1] - a[1]) <= REFIT_MAX_SHARE * w.max(h);
             let rect = match &rbox {
-                Some(r) => {
-                    let turned = Rect {
-                        centre,
-                        angle: at(r, 1).atan2(at(r, 0)) / 4.0,
-                        along: at(r, 2).exp() * STRIDE / lb.s,
-                        across: at(r, 3).exp() * STRIDE / lb.s,
-                    };
-                    if small {
-                        turned.refitted_to(bw / lb.s, bh / lb.s)
-                    } else {
-                        turned
-                    }
-                }
+                Some(r) => Rect {
+                    centre,
+                    angle: at(r, 1).atan2(at(r, 0)) / 4.0,
+                    along: at(r, 2).exp() * STRIDE / lb.s,
+                    across: at(r, 3).exp() * STRIDE / lb.s,
+                },
                 None => Rect {
                     centre,
                     angle: 0.0,
