@@ -12,11 +12,13 @@
 #   tools/train_all.sh --quick     a smaller stage 1 (3,000 scenes, 12 epochs; 500 crops a class,
 #                                  12 epochs: about 50 minutes on two CPU cores), then stage 2.
 #   tools/train_all.sh --finetune  stages 2 to 4 alone, from the models now in models/. The
-#                                  shipped finder is stage 2 run on the models of commit 19bfb09
-#                                  (made by stage 1 on an H100): 44 minutes on two CPU cores. The
+#                                  shipped finder is stage 2 (without fit_loss) run on the models
+#                                  of commit 19bfb09 (made by stage 1 on an H100; 44 minutes on
+#                                  two CPU cores), then stage 2b (with it) on an H200. The
 #                                  shipped classifier is that stage-2 classifier trained again on
 #                                  corrected labels, then stage 3 and 3b (models/README.md): 19,
-#                                  30, 25 and 13 minutes on two CPU cores; then stage 4 (1 minute).
+#                                  30, 25 and 13 minutes on two CPU cores; stage 3b again on the
+#                                  stage-2b finder's cuts (16 minutes); then stage 4 (1 minute).
 #
 # Stage 3 trains the classifier once more on the rf faces cut where and as suanfan cuts them
 # (the finder's turned outlines), so it needs the Rust toolchain to build suanfan with the
@@ -49,6 +51,9 @@ else
 fi
 # Stage 2: real photos, negatives, "not a tile".
 python train_detector.py --init .cache/stage1_finder.onnx --scenes 9000 --epochs 5 --lr 1e-3 --batch 16 --real 0.55 --negative 0.1 --closeup 0
+# Stage 2b: a gentler round with a quarter of the real-photo scenes drawn as close-ups (the
+# turned faces learn the real tiles' shapes through fit_loss in both rounds). 77 s on an H200.
+python train_detector.py --init ../models/tile_finder.onnx --scenes 12000 --epochs 5 --lr 5e-4 --batch 16 --real 0.55 --negative 0.1 --closeup 0.25
 python train_classifier.py --init .cache/stage1_classifier.onnx --per-class 300 --real-repeats 15 --epochs 5 --rf-copies 3 --none-drawn 2500 --lr 1e-3
 if command -v cargo >/dev/null; then
     # Stage 3: the faces as suanfan cuts them (train_classifier.py --pipeline-copies).
