@@ -400,7 +400,23 @@ def finder_sample(photo: dict, rng: random.Random, size: int = 320):
         {"corners": [(x0_, y0_), (x1_, y0_), (x1_, y1_), (x0_, y1_)], "face_down": False, "orientation": None}
         for _, x0_, y0_, x1_, y1_ in keep.tolist()
     ]
+    tiles += _judged_backs(photo.get("backs", ()), (nw / W, nh / H), (x0, y0), size)
     return canvas, tiles, [tuple(r[1:]) for r in ignore.tolist()]
+
+
+def _judged_backs(backs, scale, origin, size: int) -> list[dict]:
+    """The face-down tiles a person judged on this photo (rf-backs.csv), moved into the
+    sample: a real back is a face-down tile, a false one a place with no face-down tile
+    (`judged` marks both: the face-down heat is trained there though the photo's labels
+    have no backs). Those cut by the sample's edge are left out."""
+    out = []
+    for corners, cls in backs:
+        c = [((x * scale[0]) - origin[0], (y * scale[1]) - origin[1]) for x, y in corners]
+        xs, ys = [p[0] for p in c], [p[1] for p in c]
+        if min(xs) < 0 or min(ys) < 0 or max(xs) > size or max(ys) > size:
+            continue
+        out.append({"corners": c, "face_down": cls == BACK, "orientation": None, "judged": True})
+    return out
 
 
 def negative_sample(rng: random.Random, size: int = 320):

@@ -115,6 +115,12 @@ def targets(tiles, ignore=(), down_known=True):
         x0, x1, y0, y1 = max(0, min(xs)), min(SIZE - 1, max(xs)), max(0, min(ys)), min(SIZE - 1, max(ys))
         if x1 - x0 < 4 or y1 - y0 < 4:
             continue
+        if t.get("judged"):
+            # A face-down tile judged by a person on a real photo (or a place judged to hold
+            # none): the face-down heat is trained over its box.
+            train[int(y0 / STRIDE) : int(math.ceil(y1 / STRIDE)), int(x0 / STRIDE) : int(math.ceil(x1 / STRIDE))] |= 2
+            if not t["face_down"]:
+                continue
         cx, cy = (x0 + x1) / 2 / STRIDE, (y0 + y1) / 2 / STRIDE
         w, h = (x1 - x0) / STRIDE, (y1 - y0) / STRIDE
         ix, iy = int(cx), int(cy)
@@ -198,6 +204,13 @@ def build(n: int, seed: int, workers: int = 0, real: float = 0.0, negative: floa
     if not crops:
         print("camerash-dev crops not found: scenes with drawn tiles only")
     photos = realdata.rf_photos("train") + realdata.rf_photos("valid-train") if real > 0 else []
+    # The face-down tiles judged on the train photos (never the validation photos': they
+    # check the back output, tools/rf_labels.py check-backs).
+    judged: dict = {}
+    for path, corners, cls in realdata.labelled_backs(("train",)):
+        judged.setdefault(path, []).append((corners, cls))
+    for ph in photos:
+        ph["backs"] = judged.get(ph["path"], [])
     if real > 0 and not photos:
         print(f"{realdata.RF} not found: no scenes from real photos")
     _BANK, _REAL, _PHOTOS, _MIX = bank, crops, photos, (round(real * 100), round(negative * 100))

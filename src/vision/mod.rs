@@ -451,7 +451,8 @@ impl Recognizer {
             .zip(p_none)
             .zip(probe)
             .filter(|((c, p), d)| {
-                let weak = !d.face_down && max(&d.probs) < WEAK_OVER_TILES;
+                // Two tiles seen as one: read with no sure face, or face down (it shows none).
+                let weak = d.face_down || max(&d.probs) < WEAK_OVER_TILES;
                 *p < NOT_A_TILE && !(weak && covers_tiles(c, fine))
             })
             .map(|((c, _), _)| c)
