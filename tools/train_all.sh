@@ -52,7 +52,8 @@ fi
 # Stage 2: real photos, negatives, "not a tile".
 python train_detector.py --init .cache/stage1_finder.onnx --scenes 9000 --epochs 5 --lr 1e-3 --batch 16 --real 0.55 --negative 0.1 --closeup 0
 # Stage 2b: a gentler round with a quarter of the real-photo scenes drawn as close-ups (the
-# turned faces learn the real tiles' shapes through fit_loss in both rounds). 77 s on an H200.
+# turned faces learn the real tiles' shapes through fit_loss in both rounds; the face-down heat
+# learns the backs judged on the rf train photos, datasets/labels/rf-backs.csv). 61 s on an H200.
 python train_detector.py --init ../models/tile_finder.onnx --scenes 12000 --epochs 5 --lr 5e-4 --batch 16 --real 0.55 --negative 0.1 --closeup 0.25
 python train_classifier.py --init .cache/stage1_classifier.onnx --per-class 300 --real-repeats 15 --epochs 5 --rf-copies 3 --none-drawn 2500 --lr 1e-3
 if command -v cargo >/dev/null; then
