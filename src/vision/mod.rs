@@ -432,8 +432,10 @@ impl Recognizer {
 
     /// The big boxes of the coarse look that the classifier calls a tile (all of them with a
     /// classifier without "not a tile"): a big box over a row of tiles, read as no tile, must
-    /// not hide the tiles the fine look found inside it. Nor may one read with no sure face
-    /// over two or more tiles of the fine look (`covers_tiles`): two neighbours seen as one.
+    /// not hide the tiles the fine look found inside it. Nor may one read with no sure face,
+    /// or one face down, over two or more tiles of the fine look (`covers_tiles`): two
+    /// neighbours seen as one (two backs of a wall: 10 → 12 of the 14 judged real backs of
+    /// the rf validation photos kept, `tools/rf_labels.py check-backs`; nothing else moved).
     fn drop_look_alikes(
         &mut self,
         img: &RgbImage,
