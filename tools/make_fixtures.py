@@ -315,6 +315,15 @@ def main():
     write("season_misread_beside_flowers", "a full hand; a season read 1s (90%, 1% a season) beside two flowers", t.dets,
           {"hand": "123m456p789s11sEEE", "flowers": 3, "groups": ["hand", "winning", "bonus"],
            "assumed_contains": "beside the bonus tiles"})
+    t = full_hand()
+    t.x = 100.0
+    t.y -= 90
+    t.tile("f1")
+    t.tile("f2")
+    t.tile("2m", p=0.9, alt={"3m": 0.095, "f3": 0.004})
+    write("tile_beside_flowers_and_hand", "a full hand; a 2m beside two flowers just above the hand's tiles: a tile of the table, not a flower",
+          t.dets, {"hand": "123m456p789s11sEEE", "flowers": 2, "groups": ["hand", "winning", "stray", "bonus"],
+                   "assumed_contains": "1 tile(s) apart from a full hand left out"})
     t = Table()
     t.run("123m456p789s1s")
     t.space()

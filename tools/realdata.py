@@ -438,7 +438,10 @@ def face_crops(photo: dict, rng: random.Random, jitter: float = 0.06) -> list[tu
     for c, x0, y0, x1, y1 in photo["boxes"].tolist():
         w, h = x1 - x0, y1 - y0
         j = lambda v: v * rng.uniform(-jitter, jitter)
-        crop = img.crop((x0 + j(w), y0 + j(h), x1 + j(w), y1 + j(h)))
+        box = (x0 + j(w), y0 + j(h), x1 + j(w), y1 + j(h))
+        if synth.MARGIN_SHARE and rng.random() < synth.MARGIN_SHARE:
+            box = synth.grown_box(box, synth.MARGIN)
+        crop = img.crop(box)
         out.append((np.asarray(crop.resize((synth.CROP_W, synth.CROP_H), Image.BILINEAR), np.uint8), int(c)))
     return out
 
@@ -484,6 +487,13 @@ def cut_along(img: Image.Image, corners, rng: random.Random | None = None, jitte
     return np.asarray(big.resize((synth.CROP_W, synth.CROP_H), Image.BOX), np.uint8)
 
 
+def grown_corners(corners, factor: float) -> list[list[float]]:
+    """A tile's outline (four corners) grown by `factor` about its centre."""
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    m = c.mean(axis=0)
+    return (m + (c - m) * factor).tolist()
+
+
 def pipeline_face_crops(
     photo: dict, tiles: list[dict], rng: random.Random, copies: int, jitter: float = 0.03, bonus_copies: int | None = None
 ) -> list[tuple[np.ndarray, int]]:
@@ -510,7 +520,11 @@ def pipeline_face_crops(
         face = int(labels[bi][0])
         n = bonus_copies if bonus_copies and face >= BONUS_FIRST else copies
         out.append((cut_along(img, t["corners"]), face))
-        out += [(cut_along(img, t["corners"], rng, jitter), face) for _ in range(n - 1)]
+        for _ in range(n - 1):
+            corners = t["corners"]
+            if synth.MARGIN_SHARE and rng.random() < synth.MARGIN_SHARE:
+                corners = grown_corners(corners, synth.MARGIN)
+            out.append((cut_along(img, corners, rng, jitter), face))
     return out
 
 
@@ -591,12 +605,16 @@ def labelled_backs(parts: tuple[str, ...]) -> list[tuple[Path, list[list[float]]
 
 def back_crops(items: list, rng: random.Random, copies: int, jitter: float = 0.06) -> list[tuple[np.ndarray, int]]:
     """Each labelled face-down detection cut as suanfan cuts it, once as found and
-    `copies - 1` times with its corners moved (a finder's error), each way up."""
+    `copies - 1` times with its corners moved (a finder's error; a share of them with
+    suanfan's margin, synth.MARGIN_SHARE), each way up."""
     out = []
     for path, corners, cls in items:
         img = Image.open(path).convert("RGB")
         for k in range(copies):
-            a = cut_along(img, corners, rng if k else None, jitter)
+            cut = corners
+            if k and synth.MARGIN_SHARE and rng.random() < synth.MARGIN_SHARE:
+                cut = grown_corners(corners, synth.MARGIN)
+            a = cut_along(img, cut, rng if k else None, jitter)
             out.append((a if rng.random() < 0.5 else np.ascontiguousarray(a[::-1, ::-1]), cls))
     return out
 

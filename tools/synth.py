@@ -56,6 +56,20 @@ def tile_face_image(face: Image.Image, rng: random.Random, scale: int = 4) -> Im
     return img
 
 
+# suanfan reads each face twice, cut along its outline and with a margin (src/vision/mod.rs
+# MARGIN): this share of the training crops is cut with that margin (train_classifier.py
+# --margin-share; 0 leaves every crop as before).
+MARGIN = 1.2
+MARGIN_SHARE = 0.0
+
+
+def grown_box(box, factor: float) -> tuple[int, int, int, int]:
+    """An upright box (x0, y0, x1, y1) grown by `factor` about its centre."""
+    x0, y0, x1, y1 = box
+    cx, cy, hw, hh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) * factor / 2, (y1 - y0) * factor / 2
+    return (round(cx - hw), round(cy - hh), round(cx + hw), round(cy + hh))
+
+
 def crop_from_face(face: Image.Image, rng: random.Random) -> Image.Image:
     """A finished classifier crop (CROP_W x CROP_H, RGB) of a tile showing `face`."""
     scale = 4
@@ -84,6 +98,8 @@ def crop_from_face(face: Image.Image, rng: random.Random) -> Image.Image:
     # Detector imprecision: the box is off by a few percent on each side.
     j = lambda a: int(a * rng.uniform(-0.07, 0.07))
     box = (pad + j(W), pad + j(H), pad + W + j(W), pad + H + j(H))
+    if MARGIN_SHARE and rng.random() < MARGIN_SHARE:
+        box = grown_box(box, MARGIN)
     out = canvas.crop(box)
     if rng.random() < 0.35:
         # Perspective: squeeze the top or a side.

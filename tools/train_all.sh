@@ -62,15 +62,16 @@ if command -v cargo >/dev/null; then
     python train_classifier.py --init ../models/tile_classifier.onnx --per-class 300 --real-repeats 15 --epochs 4 --rf-copies 3 --none-drawn 2500 --lr 1e-3 --pipeline-copies 4
     # Stage 3b: once more from that, with the faces of the augmented train photos whose
     # orientation is known (datasets/labels/rf-train-orientation.csv; mirrored ones flipped
-    # back) cut as suanfan cuts them, and twice the crops that are no tile.
-    python train_classifier.py --init ../models/tile_classifier.onnx --per-class 300 --real-repeats 15 --epochs 4 --rf-copies 3 --none-drawn 2500 --none-per-photo 16 --lr 1e-3 --pipeline-copies 4 --train-faces
+    # back) cut as suanfan cuts them, and twice the crops that are no tile; half the faces cut
+    # with the margin of suanfan's second reading (src/vision/mod.rs MARGIN). 935 s on 2 cores.
+    python train_classifier.py --init ../models/tile_classifier.onnx --per-class 300 --real-repeats 15 --epochs 4 --rf-copies 3 --none-drawn 2500 --none-per-photo 16 --lr 1e-3 --pipeline-copies 4 --train-faces --margin-share 0.5
 fi
 # Stage 4: the back output (a 44th class) fitted on the classifier's own features, from the
 # face-down tiles judged in datasets/labels/rf-backs.csv and drawn backs; the faces stay as
 # they are. About a minute.
 cp ../models/tile_classifier.onnx .cache/stage3_classifier.onnx
 cp ../models/tile_classifier.json .cache/stage3_classifier.json
-python train_classifier.py --backs-only --init .cache/stage3_classifier.onnx --backs 12 --backs-drawn 2000 --per-class 60 --none-drawn 2500 --epochs 3000 --lr 0.02
+python train_classifier.py --backs-only --init .cache/stage3_classifier.onnx --backs 12 --backs-drawn 2000 --per-class 60 --none-drawn 2500 --epochs 3000 --lr 0.02 --margin-share 0.5
 python rf_labels.py check-backs
 python make_samples.py
 python eval.py

@@ -348,6 +348,7 @@ def main() -> None:
     ap.add_argument("--rf-copies", type=int, default=3, help="cuts of each face of the real rf photos we train on (0: none, and no 'not a tile' class)")
     ap.add_argument("--none-per-photo", type=int, default=8, help="crops that are no tile cut from each rf photo")
     ap.add_argument("--none-drawn", type=int, default=2000, help="drawn 'not a tile' crops (keyboards, dominoes, floors...)")
+    ap.add_argument("--margin-share", type=float, default=0.0, help="share of the face crops cut with suanfan's margin (its second reading of each face)")
     ap.add_argument("--part-crops", action="store_true", help="parts of one tile's face (pips, characters) among the 'not a tile' crops")
     ap.add_argument("--pipeline-copies", type=int, default=0, help="cuts of each face of the rf photos we train on as `suanfan scan` finds and cuts it (0: none)")
     ap.add_argument("--bonus-copies", type=int, help="with --pipeline-copies: this many cuts of each flower and season instead (they are rare in the photos)")
@@ -362,6 +363,7 @@ def main() -> None:
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
+    synth.MARGIN_SHARE = args.margin_share
     if args.backs_only:
         if not (args.backs and args.init):
             raise SystemExit("--backs-only needs --backs and --init")
@@ -454,6 +456,7 @@ def main() -> None:
         "epochs": args.epochs,
         "seed": args.seed,
         "per_class": args.per_class,
+        "margin_share": args.margin_share,
     }
     export(net, classes, Path(args.out), meta, t0)
 
@@ -558,7 +561,10 @@ def train_back_row(args) -> None:
     print(f"rf held-out faces and no-tile crops read as before the back output: {acc:.3f}")
     card = Path(args.init).with_suffix(".json")
     meta = {k: v for k, v in json.loads(card.read_text()).items() if k not in ("input", "output", "classes")} if card.exists() else {}
-    meta["back_output"] = {"from": Path(args.init).name, "steps": args.epochs, "seed": args.seed, "judged_backs": len(realdata.labelled_backs(("train",)))}
+    meta["back_output"] = {
+        "from": Path(args.init).name, "steps": args.epochs, "seed": args.seed, "margin_share": args.margin_share,
+        "judged_backs": len(realdata.labelled_backs(("train",))),
+    }
     export(net, classes, Path(args.out), meta, t0)
 
 

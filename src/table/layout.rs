@@ -580,7 +580,18 @@ fn read_hand(
     // one the model gives some chance of being one, or one lying beside the bonus tiles.
     let melds = out.groups.iter().filter(|g| g.kind.is_meld()).count();
     let (mut bonus, mut left_out) = (Vec::new(), Vec::new());
-    let by_bonus = |i: usize| bonus_aside.iter().any(|&j| beside(dets, i, j));
+    // Beside them means in their row, away from the other tiles (as `split_bonus` asks): a
+    // tile beside a flower and beside tiles of the hand or a meld is one of the table's (a 2m
+    // upside down below a season in a grid of tiles, held-out rf photo 0018).
+    let placed: Vec<usize> = plain
+        .iter()
+        .flat_map(|r| r.1.iter().map(|p| p.idx))
+        .chain(out.groups.iter().flat_map(|g| g.tiles.iter().copied()))
+        .collect();
+    let by_bonus = |i: usize| {
+        bonus_aside.iter().any(|&j| beside(dets, i, j))
+            && !placed.iter().any(|&j| j != i && beside(dets, i, j))
+    };
     for idx in parts {
         let full = hand.len() + usize::from(winning.is_some()) + 3 * melds >= 14;
         match idx[..] {

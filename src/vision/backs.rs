@@ -12,11 +12,9 @@
 //! 27 → 4, real backs 14 → 13 (11 without the rule of the sure back beside).
 
 use image::RgbImage;
-use ndarray::Array4;
 
 use super::edges::short_side;
-use super::geometry::sample_face;
-use super::{CROP_H, CROP_W, Reading, Recognizer, VisionError};
+use super::{Reading, Recognizer, VisionError, cut_faces};
 use crate::detection::Detection;
 
 /// Tiles whose centres are at most this many short sides apart lie side by side.
@@ -33,11 +31,7 @@ impl Recognizer {
         down: &[usize],
         p_none: &mut [f32],
     ) -> Result<(), VisionError> {
-        let mut crops = Array4::<f32>::zeros((down.len(), 3, CROP_H, CROP_W));
-        for (k, &i) in down.iter().enumerate() {
-            sample_face(img, &kept[i].corners, &mut crops, k);
-        }
-        let reads = self.classify(&crops)?;
+        let reads = self.classify_cuts(&cut_faces(img, kept, down))?;
         for (i, none) in no_tiles(kept, down, &reads) {
             p_none[i] = none;
         }

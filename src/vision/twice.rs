@@ -9,15 +9,17 @@
 //! Measured (`tools/eval_photos.py`): one held-out rf photo more read exactly (57 of 81), the
 //! other sets and the end-to-end hands unchanged. Without the weak reading asked, real pairs
 //! (PP, 4s 4s, SS, 8m 8m) of rows seen at a steep angle, whose outlines overlap by a third,
-//! lost a tile each.
+//! lost a tile each. With each face read twice (with a margin, `MARGIN` in `mod.rs`), the
+//! outline shifted onto the 8p reads the 3m at 0.72, so "weakly" is now under 0.8 (was 0.5):
+//! held-out rf photos 63 → 64 read exactly, nothing lost on the other sets and hands.
 
 use crate::detection::{Detection, Face};
 
 /// Two tiles read as one face are one tile found twice when at least this share of the smaller
 /// outline lies inside the other (real neighbours touch: a few percent at most).
 const SAME_TILE: f32 = 0.3;
-/// Only a tile read under this is taken for a second outline of a surer one.
-const WEAK: f32 = 0.5;
+/// Only a tile read under this (not confidently) is taken for a second outline of a surer one.
+const WEAK: f32 = 0.8;
 /// Points sampled along each side of an outline to measure what share lies inside another.
 const SAMPLES: usize = 10;
 
@@ -120,7 +122,8 @@ mod tests {
     fn a_tile_outlined_twice_halfway_is_kept_once_the_surer() {
         let found = vec![
             upright([0.0, 100.0, 640.0, 150.0], 10, 0.97),
-            upright([0.0, 143.0, 640.0, 184.0], 2, 0.41),
+            // Read with a margin, the second outline reads its tile fairly surely.
+            upright([0.0, 143.0, 640.0, 184.0], 2, 0.72),
             upright([0.0, 165.0, 640.0, 208.0], 2, 0.83),
         ];
         let kept = drop_tiles_found_twice(found);
@@ -148,8 +151,8 @@ mod tests {
     #[test]
     fn two_sure_tiles_of_one_face_overlapping_are_both_kept() {
         let found = vec![
-            upright([0.0, 143.0, 640.0, 184.0], 2, 0.7),
-            upright([0.0, 165.0, 640.0, 208.0], 2, 0.83),
+            upright([0.0, 143.0, 640.0, 184.0], 2, 0.82),
+            upright([0.0, 165.0, 640.0, 208.0], 2, 0.9),
         ];
         assert_eq!(drop_tiles_found_twice(found).len(), 2);
     }
