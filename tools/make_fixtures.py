@@ -70,6 +70,17 @@ def full_hand() -> Table:
     return t
 
 
+def full_hand_and_flowers(above: float, face: str, **kw) -> Table:
+    """A full hand, and `above` pixels over it two flowers and a tile of `face` beside them."""
+    t = full_hand()
+    t.x = 100.0
+    t.y -= above
+    t.tile("f1")
+    t.tile("f2")
+    t.tile(face, **kw)
+    return t
+
+
 def turned(dets, degrees, dx=300.0):
     """The detections of a table turned by `degrees` about the origin, then moved right by dx."""
     a = math.radians(degrees)
@@ -306,21 +317,11 @@ def main():
     write("season_misread_apart_from_full_hand", "a season read 1s (70%, 5% a season) alone above a full hand", t.dets,
           {"hand": "123m456p789s11sEEE", "flowers": 1, "groups": ["hand", "winning", "bonus"],
            "assumed_contains": "a lone tile apart from a full hand read as a flower or season"})
-    t = full_hand()
-    t.x = 100.0
-    t.y -= 160
-    t.tile("f1")
-    t.tile("f2")
-    t.tile("1s", p=0.9, alt={"s3": 0.01, "7p": 0.08})
+    t = full_hand_and_flowers(160, "1s", p=0.9, alt={"s3": 0.01, "7p": 0.08})
     write("season_misread_beside_flowers", "a full hand; a season read 1s (90%, 1% a season) beside two flowers", t.dets,
           {"hand": "123m456p789s11sEEE", "flowers": 3, "groups": ["hand", "winning", "bonus"],
            "assumed_contains": "beside the bonus tiles"})
-    t = full_hand()
-    t.x = 100.0
-    t.y -= 90
-    t.tile("f1")
-    t.tile("f2")
-    t.tile("2m", p=0.9, alt={"3m": 0.095, "f3": 0.004})
+    t = full_hand_and_flowers(90, "2m", p=0.9, alt={"3m": 0.095, "f3": 0.004})
     write("tile_beside_flowers_and_hand", "a full hand; a 2m beside two flowers just above the hand's tiles: a tile of the table, not a flower",
           t.dets, {"hand": "123m456p789s11sEEE", "flowers": 2, "groups": ["hand", "winning", "stray", "bonus"],
                    "assumed_contains": "1 tile(s) apart from a full hand left out"})
