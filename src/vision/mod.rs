@@ -735,7 +735,7 @@ pub(super) fn cut_faces(img: &RgbImage, kept: &[Detection], up: &[usize]) -> Arr
     for (k, &i) in up.iter().enumerate() {
         let outline = &kept[i].corners;
         sample_face(img, outline, &mut crops, k);
-        let wide = with_margin(outline, img.dimensions());
+        let wide = with_margin(&kept[i], img.dimensions());
         sample_face(img, wide.as_ref().unwrap_or(outline), &mut crops, n + k);
     }
     crops
@@ -775,12 +775,11 @@ fn turn_round(d: &mut Detection) {
 
 /// The face's outline grown by MARGIN about its centre, when that stays inside the photo (a
 /// cut past its edge would smear the edge's pixels, and show nothing more).
-fn with_margin(c: &[[f32; 2]; 4], (w, h): (u32, u32)) -> Option<[[f32; 2]; 4]> {
-    let m = [
-        c.iter().map(|p| p[0]).sum::<f32>() / 4.0,
-        c.iter().map(|p| p[1]).sum::<f32>() / 4.0,
-    ];
-    let grown = c.map(|p| [m[0] + (p[0] - m[0]) * MARGIN, m[1] + (p[1] - m[1]) * MARGIN]);
+fn with_margin(d: &Detection, (w, h): (u32, u32)) -> Option<[[f32; 2]; 4]> {
+    let m = d.center();
+    let grown = d
+        .corners
+        .map(|p| [m[0] + (p[0] - m[0]) * MARGIN, m[1] + (p[1] - m[1]) * MARGIN]);
     let inside =
         |p: &[f32; 2]| (0.0..=w as f32).contains(&p[0]) && (0.0..=h as f32).contains(&p[1]);
     grown.iter().all(inside).then_some(grown)
@@ -1060,13 +1059,13 @@ mod tests {
 
     #[test]
     fn a_margin_grows_the_outline_about_its_centre_inside_the_photo_only() {
-        let c = [[10.0, 20.0], [50.0, 20.0], [50.0, 70.0], [10.0, 70.0]];
+        let c = cand([10.0, 20.0, 50.0, 70.0], 0.9).det;
         let g = with_margin(&c, (100, 100)).expect("inside the photo");
         let (dw, dh) = (40.0 * (MARGIN - 1.0) / 2.0, 50.0 * (MARGIN - 1.0) / 2.0);
         assert!((g[0][0] - (10.0 - dw)).abs() < 1e-4 && (g[0][1] - (20.0 - dh)).abs() < 1e-4);
         assert!((g[2][0] - (50.0 + dw)).abs() < 1e-4 && (g[2][1] - (70.0 + dh)).abs() < 1e-4);
         // A tile touching the photo's edge is cut along its outline only.
-        let edge = [[0.0, 20.0], [40.0, 20.0], [40.0, 70.0], [0.0, 70.0]];
+        let edge = cand([0.0, 20.0, 40.0, 70.0], 0.9).det;
         assert!(with_margin(&edge, (100, 100)).is_none());
     }
 
