@@ -95,8 +95,12 @@ struct Look {
     to: f32,
 }
 
-/// The fine look keeps tiles up to this share.
-const FINE_MAX_SHARE: f32 = 0.2;
+/// The fine look keeps tiles up to this share: a quarter of the photo's long side is 104
+/// pixels of its input, within the sizes the finder learned (up to about 110). At a fifth, the
+/// tiles of a heap photographed close (128–137 pixels of a 640-pixel photo) fell between the
+/// looks: too big for the fine look, and too faint for the coarse one's 0.5 (held-out rf photos,
+/// `tools/eval_photos.py`: 19 tiles missed, 64 of 81 photos exact; at a quarter 2 and 66).
+const FINE_MAX_SHARE: f32 = 0.25;
 /// A coarse look keeps tiles it is at least this sure of: a whole row of small tiles can look
 /// like one big tile to it.
 const COARSE_MIN_SCORE: f32 = 0.5;
