@@ -619,3 +619,60 @@ fn a_stretched_column_of_sideways_tiles_is_read_each_tile_once() {
         "not read where labelled: {wrong:?}; read {tiles:?}"
     );
 }
+
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+fn a_hand_on_a_glass_table_is_read_without_its_reflection() {
+    // The sample's row mirrored below itself, fainter and fading, as a glass table shows it:
+    // each reflection was read as one more tile turned round.
+    if !runtime() {
+        return;
+    }
+    let sample = repo().join("datasets/samples/hand-concealed.jpg");
+    let out = scan(&[sample.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tiles = v["tiles"].as_array().unwrap();
+    let bottom = tiles
+        .iter()
+        .flat_map(corners)
+        .map(|p| p[1])
+        .fold(f32::MIN, f32::max);
+    let glass = mirrored_below(&concealed_sample(), bottom + 6.0);
+    let dir = std::env::temp_dir().join(format!("suanfan-glass-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("glass.png");
+    glass.save(&path).unwrap();
+    let read = faces_read(&path);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(read.len(), tiles.len(), "read on glass: {read:?}");
+    let mut want: Vec<String> = tiles
+        .iter()
+        .map(|t| t["tile"].as_str().unwrap().to_string())
+        .collect();
+    let mut got = read;
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+}
+
+/// `img` with what lies above row `axis` mirrored below it, fading from 60% to nothing.
+fn mirrored_below(img: &image::RgbImage, axis: f32) -> image::RgbImage {
+    let mut out = img.clone();
+    let (w, h) = img.dimensions();
+    let axis = axis as u32;
+    let reach = (h - axis).min(axis);
+    for dy in 0..reach {
+        let alpha = 0.6 * (1.0 - dy as f32 / reach as f32);
+        for x in 0..w {
+            let (below, above) = (img.get_pixel(x, axis + dy), img.get_pixel(x, axis - dy));
+            let mix = |k: usize| {
+                (f32::from(below[k]) * (1.0 - alpha) + f32::from(above[k]) * alpha) as u8
+            };
+            out.put_pixel(x, axis + dy, image::Rgb([mix(0), mix(1), mix(2)]));
+        }
+    }
+    out
+}

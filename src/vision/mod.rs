@@ -30,6 +30,7 @@ mod edges;
 mod geometry;
 mod halves;
 mod photo;
+mod reflections;
 mod runtime;
 mod scale;
 mod stretch;
@@ -438,7 +439,8 @@ impl Recognizer {
             p_none[k - 1] < NOT_A_TILE
         });
         t.rejected = before - kept.len();
-        Ok((twice::drop_tiles_found_twice(kept), t))
+        let kept = twice::drop_tiles_found_twice(kept);
+        Ok((reflections::drop_reflections(img, kept), t))
     }
 
     /// The big boxes of the coarse look that the classifier calls a tile (all of them with a
