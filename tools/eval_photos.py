@@ -18,7 +18,8 @@ Sets (none of them trained on):
   the classifier trains on: this measures finding a frame-filling tile more than faces).
 - `glass`: rows of seven to nine real tiles of the camerash-dev validation sets (never trained
   on; real_hands.py's tiles) standing on a glass table, 12 MP, most mirrored in it (fainter,
-  blurred, fading): a reflection reported as a tile counts against us.
+  blurred, fading), half of the photos turned up to 8° as a phone held askew: a reflection
+  reported as a tile counts against us.
 - `camerash`: the camerash-dev photos with boxes in datasets/labels (where tiles are, not which
   faces): localisation only.
 
@@ -155,8 +156,8 @@ def no_tiles(rng: random.Random) -> list[tuple[Image.Image, list]]:
 
 
 def glass(n: int = 40) -> list[tuple[Image.Image, list]]:
-    """Rows of real camerash-dev tiles on a glass table, three in four mirrored in it (see the
-    module's doc); each label is a face and its box. (The reflection rule's thresholds were set
+    """Rows of real camerash-dev tiles on a glass table, three in four mirrored in it, every
+    other photo turned (see the module's doc); each label is a face and its box. (The reflection rule's thresholds were set
     on 20 other such photos, seeds 1000 on.)"""
     banks = {k: {c: v for c, v in b.items() if v} for k, b in real_hands.set_banks().items() if b}
     if not banks:
@@ -186,8 +187,26 @@ def glass(n: int = 40) -> list[tuple[Image.Image, list]]:
             mirror[..., 3] *= np.linspace(rng.uniform(0.15, 0.5), 0.03, mirror.shape[0])[:, None]
             img.alpha_composite(Image.fromarray(mirror.astype(np.uint8)), (x0, y0 + int(2.24 * th) - row.height + rng.randint(0, 12)))
             # (mirrored about the tiles' lower edge: a face about 0.12 of its height thick)
-        items.append((img.convert("RGB"), labels))
+        img = img.convert("RGB")
+        if seed % 2:
+            img, labels = turned(img, labels, rng.uniform(-8, 8))
+        items.append((img, labels))
     return items
+
+
+def turned(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
+    """`img` turned about its centre as a phone held a little askew turns it, and each label's
+    box the upright bounds of its turned corners."""
+    out = img.rotate(degrees, resample=Image.BILINEAR, fillcolor=img.getpixel((2, 2)))
+    cx, cy, a = img.width / 2, img.height / 2, np.radians(degrees)
+    # PIL turns counter-clockwise on screen: a point (x, y) goes to centre + R(-a) (p - centre).
+    c, s = np.cos(a), np.sin(a)
+    moved = []
+    for face, (x0, y0, x1, y1) in labels:
+        pts = [((x - cx) * c + (y - cy) * s + cx, -(x - cx) * s + (y - cy) * c + cy) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        moved.append((face, (min(xs), min(ys), max(xs), max(ys))))
+    return out, moved
 
 
 def crops() -> list[tuple[Image.Image, list]]:
