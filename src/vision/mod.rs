@@ -612,8 +612,9 @@ impl Recognizer {
     }
 
     /// Reads the face of every face-up tile: a crop along the face's own axes and one with a
-    /// margin, classified; unsure and sideways tiles are also read turned round. Gives each tile's probability of being no tile at all (0 for
-    /// face-down tiles and a classifier without that class).
+    /// margin, classified; unsure and sideways tiles are also read turned round. Gives each
+    /// tile's probability of being no tile at all (0 for face-down tiles and a classifier
+    /// without that class).
     fn read_faces(
         &mut self,
         img: &RgbImage,

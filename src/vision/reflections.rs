@@ -58,20 +58,17 @@ pub(super) fn drop_reflections(img: &RgbImage, found: Vec<Detection>) -> Vec<Det
             })
         })
         .collect();
+    // Each tile's top face, read once: the pairs below ask for it many times.
+    let tops: Vec<_> = found.iter().map(Detection::top).collect();
     let mirror_of = |upper: usize, lower: usize| {
-        let (Some((frame, grid)), Some((face, _))) = (&looks[upper], found[upper].top()) else {
+        let (Some((frame, grid)), Some((face, _))) = (&looks[upper], tops[upper]) else {
             return false;
         };
         // A reflection reads as its tile turned round, as no face surely, or as a back.
-        let read_so = found[lower]
-            .top()
-            .is_none_or(|(seen, p)| seen == face || p < CONFIDENT);
-        read_so
-            && frame.holds_reflection(&found[lower])
-            && is_reflection(
-                grid,
-                &best_shift(img, grid, &frame.moved_to(found[lower].center())),
-            )
+        let read_so = tops[lower].is_none_or(|(seen, p)| seen == face || p < CONFIDENT);
+        frame.holds_reflection(&found[lower])
+            && read_so
+            && is_reflection(img, grid, &frame.moved_to(found[lower].center()))
     };
     let keep: Vec<bool> = (0..found.len())
         .map(|j| !(0..found.len()).any(|i| i != j && mirror_of(i, j)))
@@ -167,27 +164,22 @@ impl Frame {
     }
 }
 
-/// Whether tile `lower` lies just below `upper`, in its column and of its size.
-#[cfg(test)]
-fn placed_as_reflection(upper: &Detection, lower: &Detection) -> bool {
-    Frame::of(upper).holds_reflection(lower)
-}
-
-/// The grey grid of `frame`, shifted by up to SHIFT of its sides each way and detrended, that
-/// best matches grid `upper` flipped upside down (a reflection's face is seldom outlined
-/// exactly where the mirror puts it).
-fn best_shift(img: &RgbImage, upper: &[f32], frame: &Frame) -> Vec<f32> {
+/// Whether the picture in `frame` (a tile's frame moved onto the tile below it) is grey grid
+/// `upper` flipped upside down and clearly fainter: of its grids shifted by up to SHIFT of
+/// its sides each way and detrended (a reflection's face is seldom outlined exactly where the
+/// mirror puts it), the one that best matches.
+fn is_reflection(img: &RgbImage, upper: &[f32], frame: &Frame) -> bool {
     let step = SHIFT / SHIFTS as f32;
     let shifts = (-SHIFTS..=SHIFTS).flat_map(|i| (-SHIFTS..=SHIFTS).map(move |j| (i, j)));
-    shifts
+    let best = shifts
         .map(|(i, j)| {
             let moved = frame.moved_to(frame.at(0.5 + step * i as f32, 0.5 + step * j as f32));
-            detrended(&grey_grid(img, &moved))
+            let g = detrended(&grey_grid(img, &moved));
+            (correlation(upper, &flip(&g)), spread(&g))
         })
-        .map(|g| (correlation(upper, &flip(&g)), g))
-        .max_by(|x, y| x.0.total_cmp(&y.0))
-        .map(|(_, g)| g)
-        .unwrap_or_default()
+        .max_by(|x, y| x.0.total_cmp(&y.0));
+    let su = spread(upper);
+    best.is_some_and(|(r, sl)| su > 0.0 && sl <= FAINTER * su && r >= MIRRORED)
 }
 
 /// Grid `g` upside down.
@@ -223,13 +215,6 @@ fn detrended(g: &[f32]) -> Vec<f32> {
             v - m - bx * x - by * y
         })
         .collect()
-}
-
-/// Whether grey grid `lower` is grid `upper` flipped upside down, clearly fainter.
-fn is_reflection(upper: &[f32], lower: &[f32]) -> bool {
-    let flipped = flip(lower);
-    let (su, sl) = (spread(upper), spread(lower));
-    su > 0.0 && sl <= FAINTER * su && correlation(upper, &flipped) >= MIRRORED
 }
 
 /// Grey levels (0..1) on a GRID_W × GRID_H grid inside `frame`, a tenth in from each side,
@@ -375,18 +360,9 @@ mod tests {
         assert_eq!(drop_reflections(&img, found()).len(), 2);
         // Mirrored and fainter, but a tile's width to the side, or two tiles down.
         let upper = tile([50.0, 40.0, 110.0, 120.0]);
-        assert!(placed_as_reflection(
-            &upper,
-            &tile([50.0, 130.0, 110.0, 210.0])
-        ));
-        assert!(!placed_as_reflection(
-            &upper,
-            &tile([110.0, 130.0, 170.0, 210.0])
-        ));
-        assert!(!placed_as_reflection(
-            &upper,
-            &tile([50.0, 230.0, 110.0, 310.0])
-        ));
+        assert!(Frame::of(&upper).holds_reflection(&tile([50.0, 130.0, 110.0, 210.0])));
+        assert!(!Frame::of(&upper).holds_reflection(&tile([110.0, 130.0, 170.0, 210.0])));
+        assert!(!Frame::of(&upper).holds_reflection(&tile([50.0, 230.0, 110.0, 310.0])));
     }
 
     #[test]
@@ -410,7 +386,7 @@ mod tests {
             }
         };
         let (upper, lower) = (outline(0.0), outline(90.0));
-        assert!(placed_as_reflection(&upper, &lower));
+        assert!(Frame::of(&upper).holds_reflection(&lower));
         // Upright boxes put it more than a fifth of a tile to the side.
         let (a, b) = (upper.bounds(), lower.bounds());
         assert!((b[0] - a[0]).abs() > 0.2 * (a[2] - a[0]));
