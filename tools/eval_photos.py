@@ -20,6 +20,9 @@ Sets (none of them trained on):
   on; real_hands.py's tiles) standing on a glass table, 12 MP, most mirrored in it (fainter,
   blurred, fading), half of the photos turned up to 8° as a phone held askew: a reflection
   reported as a tile counts against us.
+- `seat`: winning hands of the scoring corpus photographed from the seat with the same real
+  tiles (scenes.seat_view: standing tiles seen from the front at 15-30 degrees, their tops
+  showing, melds lying low in front), 12 MP, half turned up to 6 degrees.
 - `camerash`: the camerash-dev photos with boxes in datasets/labels (where tiles are, not which
   faces): localisation only.
 
@@ -34,6 +37,7 @@ from __future__ import annotations
 import argparse
 import collections
 import csv
+import gzip
 import json
 import random
 import subprocess
@@ -194,6 +198,41 @@ def glass(n: int = 40) -> list[tuple[Image.Image, list]]:
     return items
 
 
+def seat(n: int = 40) -> list[tuple[Image.Image, list]]:
+    """Winning hands of the scoring corpus photographed from the seat (scenes.seat_view: the
+    standing tiles seen from the front at 15-30 degrees, their tops showing, the melds lying in
+    front, seen low), the faces real crops of the camerash-dev validation sets, 12 MP, half
+    turned up to 6 degrees; each label is a face and its box. Hands with a concealed kong or
+    a face the set's photos do not show are passed over."""
+    banks = {k: {c: v for c, v in b.items() if v} for k, b in real_hands.set_banks().items() if b}
+    if not banks or not real_hands.CORPUS.exists():
+        return []
+    hands = [json.loads(line)["hand"] for line in gzip.open(real_hands.CORPUS, "rt")]
+    rng = random.Random(6000)
+    items = []
+    while len(items) < n:
+        hand, bank = rng.choice(hands), banks[rng.choice(sorted(banks))]
+        melds = [m["tiles"] for m in hand["melds"]]
+        standing = hand["concealed"] + [hand["win_tile"]]
+        if any(m["type"] == "concealed_kong" for m in hand["melds"]) or any(not bank.get(t) for t in standing + sum(melds, [])):
+            continue
+        w, h = 4000, 3000
+        img = scenes.background(1000, rng).resize((w, w), Image.BILINEAR).crop((0, 0, w, h)).convert("RGBA")
+        faced = lambda names: [(t, rng.choice(bank[t])) for t in names]
+        order = sorted(standing[:-1], key=faces.CLASSES.index) + standing[-1:]
+        tiles = scenes.seat_view(img, faced(order), [faced(m) for m in melds], rng, int(w * rng.uniform(0.45, 0.8) / 14), rng.choice(scenes.BACK_COLORS))
+        if len(tiles) < len(standing) + sum(map(len, melds)):
+            continue  # part of the hand left the picture
+        labels = [(t["cls"], tuple(float(v) for v in realdata.outline_bounds(t["corners"]))) for t in tiles]
+        img = img.convert("RGB").filter(ImageFilter.GaussianBlur(rng.uniform(0.6, 2.0)))
+        noise = np.random.default_rng(len(items)).normal(0, rng.uniform(2, 6), (h, w, 3))
+        img = Image.fromarray(np.clip(np.asarray(img, float) + noise, 0, 255).astype(np.uint8))
+        if len(items) % 2:
+            img, labels = turned(img, labels, rng.uniform(-6, 6))
+        items.append((img, labels))
+    return items
+
+
 def turned(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
     """`img` turned about its centre as a phone held a little askew turns it, and each label's
     box the upright bounds of its turned corners."""
@@ -336,6 +375,7 @@ def main():
         "camerash": lambda: camerash(),
         "crops": lambda: crops(),
         "glass": lambda: glass(),
+        "seat": lambda: seat(),
     }
     print(f"{'set':<12} {'photos':>6} {'precision':>9} {'recall':>7} {'F1':>6} {'exact':>11} {'false tiles':>11} {'ms/photo':>8}  found (any face): P / R")
     for name in args.sets.split(","):

@@ -85,6 +85,88 @@ def tile_sprite(face: Image.Image | None, tw: int, th: int, rng: random.Random, 
     return img, depth
 
 
+def standing_sprite(face: Image.Image | None, tw: int, th: int, rng: random.Random, back: tuple, elevation: float):
+    """A standing tile seen from the seat, `elevation` radians above the table: the face, fore-
+    shortened to cos(elevation) of its height, under the tile's top side (the ivory layer next to
+    the face, the back's colour beyond it), which shows sin(elevation) of the tile's depth.
+    Returns the sprite and the height of the top side (the face starts there)."""
+    fh = max(4, round(th * math.cos(elevation)))
+    top = max(2, round(tw * rng.uniform(0.6, 0.75) * math.sin(elevation)))
+    front, _ = tile_sprite(face, tw, fh, rng, back, False)
+    img = Image.new("RGBA", (tw, top + fh), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    r = max(1, tw // 8)
+    d.rounded_rectangle([0, 0, tw - 1, top + r], radius=r, fill=synth._jitter_color(back, rng, 12) + (255,))
+    ivory = synth._jitter_color(rng.choice(synth.BODY_COLORS), rng, 10)
+    d.rectangle([0, int(top * rng.uniform(0.3, 0.6)), tw - 1, top + r], fill=ivory + (255,))
+    img.alpha_composite(front.crop((0, 0, tw, fh)), (0, top))
+    return img, top
+
+
+def low_flat_sprite(face: Image.Image | None, tw: int, th: int, rng: random.Random, back: tuple, elevation: float):
+    """A tile lying face up seen from a low seat: the face squeezed to sin(elevation) of its
+    length, above the tile's near side (ivory, then the back's colour), cos(elevation) of its
+    depth. Returns the sprite and the face's height."""
+    fh = max(3, round(th * math.sin(elevation)))
+    side = max(2, round(tw * rng.uniform(0.6, 0.75) * math.cos(elevation)))
+    front, _ = tile_sprite(face, tw, fh, rng, back, False)
+    img = Image.new("RGBA", (tw, fh + side), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    r = max(1, tw // 8)
+    d.rounded_rectangle([0, fh - r, tw - 1, fh + side - 1], radius=r, fill=synth._jitter_color(back, rng, 12) + (255,))
+    ivory = synth._jitter_color(rng.choice(synth.BODY_COLORS), rng, 10)
+    shade = tuple(int(v * rng.uniform(0.7, 0.9)) for v in ivory)
+    d.rectangle([0, fh - r, tw - 1, fh + int(side * rng.uniform(0.35, 0.6))], fill=shade + (255,))
+    img.alpha_composite(front.crop((0, 0, tw, fh)), (0, 0))
+    return img, fh
+
+
+def seat_view(img: Image.Image, standing: list, melds: list, rng: random.Random, tw: int, back: tuple) -> list[dict]:
+    """Draws onto the RGBA `img` what a player photographs from the seat, 15-30 degrees above
+    the table: the standing hand (`standing`, (class, face image) each), tiles touching, seen
+    from the front with their tops showing, the last tile a little apart, and the melds
+    (`melds`, lists of the same) lying in front of it, seen low. Tiles that would leave the
+    picture are not drawn. Returns the labels of the tiles drawn (corners of each face,
+    clockwise from its top left), as Scene labels its tiles."""
+    W, H = img.size
+    elevation = math.radians(rng.uniform(15, 30))
+    th = int(tw / rng.uniform(0.72, 0.8))
+    tiles = []
+
+    def put(sprite, x, y, face_top, face_h, cls):
+        if x < 0 or y < 0 or x + sprite.width > W or y + sprite.height > H:
+            return
+        sh = Image.new("RGBA", sprite.size, (0, 0, 0, 0))
+        sh.putalpha(sprite.getchannel("A").point(lambda a: a // 3))
+        img.alpha_composite(sh.filter(ImageFilter.GaussianBlur(max(1, tw // 12))), (x + max(1, tw // 20), y + max(1, tw // 10)))
+        img.alpha_composite(sprite, (x, y))
+        x1, y0, y1 = x + sprite.width, y + face_top, y + face_top + face_h
+        tiles.append({"corners": [(x, y0), (x1, y0), (x1, y1), (x, y1)], "face_down": False, "orientation": 0, "cls": cls})
+
+    x0 = rng.randint(-tw * 2, max(-tw, W - (len(standing) + 1) * tw))
+    y0 = rng.randint(int(H * 0.1), int(H * 0.5))
+    x, bottom = x0, y0
+    for k, (cls, face) in enumerate(standing):
+        if k == len(standing) - 1:
+            x += int(tw * rng.uniform(0.0, 0.8))  # the tile just drawn or claimed, set apart
+        sprite, top = standing_sprite(face, tw, th, rng, back, elevation)
+        put(sprite, x, y0, top, sprite.height - top, cls)
+        x += tw + rng.choice([0, 0, 1, max(1, tw // 30)])
+        bottom = y0 + sprite.height
+    low = min(math.radians(80), elevation + math.radians(rng.uniform(5, 20)))
+    mw = int(tw * rng.uniform(1.0, 1.15))
+    span = sum(len(g) for g in melds) * (mw + 2) + len(melds) * mw
+    mx, my = min(x0 + rng.randint(-tw, 2 * tw), W - span - tw // 2), bottom + int(th * rng.uniform(0.1, 0.5))
+    mx = max(mx, tw // 4)
+    for group in melds:
+        for cls, face in group:
+            sprite, fh = low_flat_sprite(face, mw, int(mw * th / tw), rng, back, low)
+            put(sprite, mx, my, 0, fh, cls)
+            mx += mw + rng.choice([0, 1, 2])
+        mx += int(mw * rng.uniform(0.3, 0.8))
+    return tiles
+
+
 class Scene:
     def __init__(self, size: int, rng: random.Random, bank):
         self.size, self.rng, self.bank = size, rng, bank
@@ -197,6 +279,13 @@ class Scene:
                     self.place(x, y, tw, th, o, rng.random() < 0.15)
                     break
 
+    def seat(self):
+        """A hand photographed from the seat (seat_view), tiles 12 to 45 pixels wide."""
+        rng = self.rng
+        standing = [self.face() for _ in range(rng.choice([14, 14, 11, 8, 5, 2]))]
+        melds = [[self.face() for _ in range(rng.choice([3, 3, 4]))] for _ in range(rng.randint(0, 4))]
+        self.tiles += seat_view(self.img, standing, melds, rng, rng.randint(12, 45), self.back)
+
     # Camera ------------------------------------------------------------------------------------
 
     def finish(self):
@@ -253,6 +342,9 @@ def _perspective_coeffs(pa, pb):
 
 # Real photos whose labelled crops may be laid into training scenes: camerash-dev photos that
 # are neither classifier validation photos nor localisation-labelled (datasets/labels/).
+# The share of drawn scenes that show a hand from the seat (Scene.seat); 0 draws none and leaves
+# every other scene as it was (train_detector.py --seat).
+SEAT_SHARE = 0.0
 SCENE_PHOTOS = ["photos/10.jpg", "photos/11.jpg", "photos/2-1.jpg", "photos/2-3.jpg", "photos/2-4.jpg", "photos/4.jpg", "photos/7.jpg", "photos/8.jpg"]
 
 
@@ -278,6 +370,9 @@ def make_scene(seed: int, size: int, bank, real: list | None = None, p_real: flo
         photo = rng.choice(real)
         bank = {c: photo.get(c) or bank[c] for c in faces.CLASSES}
     s = Scene(size, rng, bank)
+    if SEAT_SHARE and rng.random() < SEAT_SHARE:
+        s.seat()
+        return s.finish()
     r = rng.random()
     if r < 0.5:
         s.hand()

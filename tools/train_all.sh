@@ -19,6 +19,7 @@
 #                                  corrected labels, then stage 3 and 3b (models/README.md): 19,
 #                                  30, 25 and 13 minutes on two CPU cores; stage 3b again on the
 #                                  stage-2b finder's cuts (16 minutes); then stage 4 (1 minute).
+#                                  The shipped finder then ran stage 2c (seat view) on an H100.
 #
 # Stage 3 trains the classifier once more on the rf faces cut where and as suanfan cuts them
 # (the finder's turned outlines), so it needs the Rust toolchain to build suanfan with the
@@ -55,6 +56,9 @@ python train_detector.py --init .cache/stage1_finder.onnx --scenes 9000 --epochs
 # turned faces learn the real tiles' shapes through fit_loss in both rounds; the face-down heat
 # learns the backs judged on the rf train photos, datasets/labels/rf-backs.csv). 61 s on an H200.
 python train_detector.py --init ../models/tile_finder.onnx --scenes 12000 --epochs 5 --lr 5e-4 --batch 16 --real 0.55 --negative 0.1 --closeup 0.25
+# Stage 2c: once more from that, a third of the drawn scenes showing a hand from the seat
+# (standing tiles seen from the front, melds lying low: scenes.seat_view). 123 s on an H100.
+python train_detector.py --init ../models/tile_finder.onnx --scenes 16000 --epochs 6 --lr 5e-4 --batch 16 --real 0.55 --negative 0.1 --closeup 0.25 --seat 0.3
 python train_classifier.py --init .cache/stage1_classifier.onnx --per-class 300 --real-repeats 15 --epochs 5 --rf-copies 3 --none-drawn 2500 --lr 1e-3
 if command -v cargo >/dev/null; then
     # Stage 3: the faces as suanfan cuts them (train_classifier.py --pipeline-copies).

@@ -30,17 +30,21 @@ pub(super) fn drop_cut_neighbours(w: f32, h: f32, found: Vec<Detection>) -> Vec<
     if biggest < CLOSE_UP * short {
         return found;
     }
-    let margin = EDGE * short;
     found
         .into_iter()
         .filter(|d| {
-            let b = d.bounds();
-            let touches =
-                b[0] <= margin || b[1] <= margin || b[2] >= w - margin || b[3] >= h - margin;
+            let touches = touches_edge(&d.bounds(), w, h);
             let a_part = short_side(d) < PART * biggest;
             d.face_down || !a_part && (max(&d.probs) >= UNSURE || !touches)
         })
         .collect()
+}
+
+/// Whether upright bounds come within EDGE of the short side to the edge of a `w` × `h`
+/// picture: a tile there may be cut by the frame.
+pub(super) fn touches_edge(b: &[f32; 4], w: f32, h: f32) -> bool {
+    let margin = EDGE * w.min(h);
+    b[0] <= margin || b[1] <= margin || b[2] >= w - margin || b[3] >= h - margin
 }
 
 /// The shorter side of the biggest tile read with a sure face.

@@ -424,7 +424,7 @@ impl Recognizer {
             coarse.extend(more);
         }
         let all = coarse.clone();
-        coarse.retain(|c| fits_the_photo(c, &found, &all));
+        coarse.retain(|c| fits_the_photo(c, &found, &all, (w as f32, h as f32)));
         let coarse = self.drop_look_alikes(img, suppress(coarse), &found)?;
         drop_parts(&mut found, &coarse);
         found.extend(coarse);
@@ -809,17 +809,26 @@ fn part_of(a: &[f32; 4], b: &[f32; 4]) -> bool {
 }
 
 /// Whether a big box of a coarse look fits the tiles the fine look found elsewhere in the
-/// photo (outside every big box). Where five or more lie there and they are less than 0.4 of
-/// its size, the photo's tiles are small and the big box is a row or block of them seen as
-/// one. In a close-up the fine look finds only the parts of big tiles, which lie inside them.
-fn fits_the_photo(c: &Candidate, fine: &[Candidate], big: &[Candidate]) -> bool {
+/// `w` × `h` photo (outside every big box). Where five or more lie there and they are less
+/// than 0.4 of its size, the photo's tiles are small and the big box is a row or block of them
+/// seen as one. In a close-up the fine look finds only the parts of big tiles, which lie inside
+/// them, and the neighbours cut by the frame, whose size in view says nothing of a tile's: those
+/// touching the photo's edge are not counted.
+fn fits_the_photo(
+    c: &Candidate,
+    fine: &[Candidate],
+    big: &[Candidate],
+    (w, h): (f32, f32),
+) -> bool {
     if is_a_block(c, fine) {
         return false;
     }
     let mut outside: Vec<f32> = fine
         .iter()
         .filter(|f| {
-            !inside(&f.bounds, &c.bounds) && !big.iter().any(|b| inside(&f.bounds, &b.bounds))
+            !inside(&f.bounds, &c.bounds)
+                && !big.iter().any(|b| inside(&f.bounds, &b.bounds))
+                && !edges::touches_edge(&f.bounds, w, h)
         })
         .map(|f| side(&f.bounds))
         .collect();
@@ -1076,6 +1085,37 @@ mod tests {
         assert!(with_margin(&edge, (100, 100)).is_none());
     }
 
+    /// `fits_the_photo` in a photo big enough that no box comes near its edge.
+    fn fits(c: &Candidate, fine: &[Candidate], big: &[Candidate]) -> bool {
+        let away = |x: &Candidate| cand(x.bounds.map(|v| v + 1000.0), x.det.score);
+        let fine: Vec<Candidate> = fine.iter().map(away).collect();
+        let big: Vec<Candidate> = big.iter().map(away).collect();
+        fits_the_photo(&away(c), &fine, &big, (4000.0, 4000.0))
+    }
+
+    #[test]
+    fn the_neighbours_cut_by_a_close_ups_frame_say_nothing_of_its_tiles_size() {
+        // A 1333×1600 close-up of a tile 670×880, and five parts of its neighbours cut by the
+        // frame (about 200 pixels in view) that the fine look found all round it.
+        let tile = cand([350.0, 380.0, 1020.0, 1260.0], 0.96);
+        let cut = [
+            cand([0.0, 0.0, 230.0, 260.0], 0.6),
+            cand([1100.0, 0.0, 1333.0, 296.0], 0.3),
+            cand([1200.0, 620.0, 1333.0, 785.0], 0.3),
+            cand([530.0, 1406.0, 797.0, 1600.0], 0.3),
+            cand([1090.0, 1407.0, 1333.0, 1600.0], 0.45),
+        ];
+        assert!(fits_the_photo(
+            &tile,
+            &cut,
+            std::slice::from_ref(&tile),
+            (1333.0, 1600.0)
+        ));
+        // The same five wholly in view, in a bigger photo, are five small tiles: the big box
+        // does not fit it.
+        assert!(!fits(&tile, &cut, std::slice::from_ref(&tile)));
+    }
+
     #[test]
     fn a_big_box_over_a_row_of_small_tiles_does_not_fit_the_photo() {
         // A row of twelve tiles 40×60; a coarse look saw five of them as one big box.
@@ -1083,16 +1123,16 @@ mod tests {
             .map(|k| cand([k as f32 * 42.0, 0.0, k as f32 * 42.0 + 40.0, 60.0], 0.9))
             .collect();
         let big = cand([160.0, -40.0, 380.0, 150.0], 0.7);
-        assert!(!fits_the_photo(&big, &row, std::slice::from_ref(&big)));
+        assert!(!fits(&big, &row, std::slice::from_ref(&big)));
         // A close-up: the fine look found only two small things outside the big tile...
-        assert!(fits_the_photo(&big, &row[..4], std::slice::from_ref(&big)));
+        assert!(fits(&big, &row[..4], std::slice::from_ref(&big)));
         // ...or its small things lie inside other big tiles.
         let others = [
             big.clone(),
             cand([0.0, -40.0, 159.0, 150.0], 0.7),
             cand([381.0, -40.0, 600.0, 150.0], 0.7),
         ];
-        assert!(fits_the_photo(&big, &row, &others));
+        assert!(fits(&big, &row, &others));
     }
 
     #[test]
@@ -1102,7 +1142,7 @@ mod tests {
             .map(|k| cand([k as f32 * 42.0, 0.0, k as f32 * 42.0 + 40.0, 60.0], 0.9))
             .collect();
         let hand = cand([0.0, -20.0, 590.0, 80.0], 0.7);
-        assert!(!fits_the_photo(&hand, &row, std::slice::from_ref(&hand)));
+        assert!(!fits(&hand, &row, std::slice::from_ref(&hand)));
         // One tile 300×400 with its nine pips (60 pixels each) found by the fine look: small,
         // but not in a row.
         let pips: Vec<Candidate> = (0..9)
@@ -1112,7 +1152,7 @@ mod tests {
             })
             .collect();
         let tile = cand([0.0, 0.0, 300.0, 400.0], 0.8);
-        assert!(fits_the_photo(&tile, &pips, std::slice::from_ref(&tile)));
+        assert!(fits(&tile, &pips, std::slice::from_ref(&tile)));
         // The same pips in one column are a row.
         let column: Vec<Candidate> = (0..6)
             .map(|k| {
@@ -1122,7 +1162,7 @@ mod tests {
                 )
             })
             .collect();
-        assert!(!fits_the_photo(&tile, &column, std::slice::from_ref(&tile)));
+        assert!(!fits(&tile, &column, std::slice::from_ref(&tile)));
     }
 
     #[test]
