@@ -159,11 +159,17 @@ def no_tiles(rng: random.Random) -> list[tuple[Image.Image, list]]:
     return items
 
 
+def unseen_banks() -> dict[str, dict[str, list[Image.Image]]]:
+    """The real crops of each camerash-dev validation tile set (never trained on), by face,
+    the faces its photos show only."""
+    return {k: {c: v for c, v in b.items() if v} for k, b in real_hands.set_banks().items() if b}
+
+
 def glass(n: int = 40) -> list[tuple[Image.Image, list]]:
     """Rows of real camerash-dev tiles on a glass table, three in four mirrored in it, every
     other photo turned (see the module's doc); each label is a face and its box. (The reflection rule's thresholds were set
     on 20 other such photos, seeds 1000 on.)"""
-    banks = {k: {c: v for c, v in b.items() if v} for k, b in real_hands.set_banks().items() if b}
+    banks = unseen_banks()
     if not banks:
         return []
     items = []
@@ -204,7 +210,7 @@ def seat(n: int = 40) -> list[tuple[Image.Image, list]]:
     front, seen low), the faces real crops of the camerash-dev validation sets, 12 MP, half
     turned up to 6 degrees; each label is a face and its box. Hands with a concealed kong or
     a face the set's photos do not show are passed over."""
-    banks = {k: {c: v for c, v in b.items() if v} for k, b in real_hands.set_banks().items() if b}
+    banks = unseen_banks()
     if not banks or not real_hands.CORPUS.exists():
         return []
     hands = [json.loads(line)["hand"] for line in gzip.open(real_hands.CORPUS, "rt")]

@@ -308,11 +308,18 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_fainter_mirror_image_below_a_tile_is_dropped() {
+    /// A tile at (50, 40)–(110, 120) on a dark table and its fainter mirror image below it,
+    /// at (50, 130)–(110, 210).
+    fn tile_and_mirror() -> RgbImage {
         let mut img = RgbImage::from_pixel(200, 300, Rgb([30, 30, 30]));
         draw(&mut img, [50, 40, 110, 120], 240, 20, false);
         draw(&mut img, [50, 130, 110, 210], 110, 60, true);
+        img
+    }
+
+    #[test]
+    fn a_fainter_mirror_image_below_a_tile_is_dropped() {
+        let img = tile_and_mirror();
         let found = vec![
             tile([50.0, 40.0, 110.0, 120.0]),
             tile([50.0, 130.0, 110.0, 210.0]),
@@ -325,9 +332,7 @@ mod tests {
     #[test]
     fn a_mirror_image_outlined_short_where_it_fades_out_is_dropped() {
         // The finder outlines 70% of the mirror image: the rest has faded into the table.
-        let mut img = RgbImage::from_pixel(200, 300, Rgb([30, 30, 30]));
-        draw(&mut img, [50, 40, 110, 120], 240, 20, false);
-        draw(&mut img, [50, 130, 110, 210], 110, 60, true);
+        let img = tile_and_mirror();
         let found = vec![
             tile([50.0, 40.0, 110.0, 120.0]),
             tile([50.0, 130.0, 110.0, 186.0]),
@@ -340,9 +345,7 @@ mod tests {
 
     #[test]
     fn a_faint_mirror_image_read_face_down_is_dropped_and_a_real_back_is_kept() {
-        let mut img = RgbImage::from_pixel(200, 300, Rgb([30, 30, 30]));
-        draw(&mut img, [50, 40, 110, 120], 240, 20, false);
-        draw(&mut img, [50, 130, 110, 210], 110, 60, true);
+        let img = tile_and_mirror();
         let down = |b| Detection {
             face_down: true,
             probs: Vec::new(),
