@@ -199,7 +199,7 @@ def glass(n: int = 40) -> list[tuple[Image.Image, list]]:
             # (mirrored about the tiles' lower edge: a face about 0.12 of its height thick)
         img = img.convert("RGB")
         if seed % 2:
-            img, labels = turned(img, labels, rng.uniform(-8, 8))
+            img, labels = scenes.turned(img, labels, rng.uniform(-8, 8))
         items.append((img, labels))
     return items
 
@@ -218,40 +218,10 @@ def seat(n: int = 40) -> list[tuple[Image.Image, list]]:
     items = []
     while len(items) < n:
         hand, bank = rng.choice(hands), banks[rng.choice(sorted(banks))]
-        melds = [m["tiles"] for m in hand["melds"]]
-        standing = hand["concealed"] + [hand["win_tile"]]
-        if any(m["type"] == "concealed_kong" for m in hand["melds"]) or any(not bank.get(t) for t in standing + sum(melds, [])):
-            continue
-        w, h = 4000, 3000
-        img = scenes.background(1000, rng).resize((w, w), Image.BILINEAR).crop((0, 0, w, h)).convert("RGBA")
-        faced = lambda names: [(t, rng.choice(bank[t])) for t in names]
-        order = sorted(standing[:-1], key=faces.CLASSES.index) + standing[-1:]
-        tiles = scenes.seat_view(img, faced(order), [faced(m) for m in melds], rng, int(w * rng.uniform(0.45, 0.8) / 14), rng.choice(scenes.BACK_COLORS))
-        if len(tiles) < len(standing) + sum(map(len, melds)):
-            continue  # part of the hand left the picture
-        labels = [(t["cls"], tuple(float(v) for v in realdata.outline_bounds(t["corners"]))) for t in tiles]
-        img = img.convert("RGB").filter(ImageFilter.GaussianBlur(rng.uniform(0.6, 2.0)))
-        noise = np.random.default_rng(len(items)).normal(0, rng.uniform(2, 6), (h, w, 3))
-        img = Image.fromarray(np.clip(np.asarray(img, float) + noise, 0, 255).astype(np.uint8))
-        if len(items) % 2:
-            img, labels = turned(img, labels, rng.uniform(-6, 6))
-        items.append((img, labels))
+        photo = real_hands.seat_photo(hand, bank, rng, len(items))
+        if photo is not None:
+            items.append(photo)
     return items
-
-
-def turned(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
-    """`img` turned about its centre as a phone held a little askew turns it, and each label's
-    box the upright bounds of its turned corners."""
-    out = img.rotate(degrees, resample=Image.BILINEAR, fillcolor=img.getpixel((2, 2)))
-    cx, cy, a = img.width / 2, img.height / 2, np.radians(degrees)
-    # PIL turns counter-clockwise on screen: a point (x, y) goes to centre + R(-a) (p - centre).
-    c, s = np.cos(a), np.sin(a)
-    moved = []
-    for face, (x0, y0, x1, y1) in labels:
-        pts = [((x - cx) * c + (y - cy) * s + cx, -(x - cx) * s + (y - cy) * c + cy) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        moved.append((face, (min(xs), min(ys), max(xs), max(ys))))
-    return out, moved
 
 
 def crops() -> list[tuple[Image.Image, list]]:

@@ -38,8 +38,9 @@ class Table:
         self.dets = []
         self.x, self.y = origin
 
-    def tile(self, face, sideways=False, down=False, p=0.97, alt=None, gap=2.0, y=None, orient=None):
-        w, h = (H, W) if sideways else (W, H)
+    def tile(self, face, sideways=False, down=False, p=0.97, alt=None, gap=2.0, y=None, orient=None, depth=None):
+        """One tile; `depth`, the face's height where it looks squeezed (lying low, seen from the seat)."""
+        w, h = (H, W) if sideways else (W, H if depth is None else depth)
         x0 = self.x
         y0 = (self.y if y is None else y) + (H - h)  # sideways tiles sit on the row's base line
         corners = [[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]]
@@ -400,6 +401,28 @@ def main():
     t.run("6s")
     write("claimed_tiles_flush", "four melds in front, claimed tiles at the ends and in the middle, laid flush with the row's base line", t.dets,
           {"hand": "[WWW,3][789p,2][333m,3][456s,2]55s", "groups": ["hand", "pung", "chow", "pung", "chow", "winning"]})
+    # 18, 19. Seen from the seat: the standing tiles' faces whole, the melds lying in front
+    # of them squeezed to half their height. Four pungs laid apart and a pair standing (the
+    # longest run is a meld), then two chows laid touching in front of a standing hand whose
+    # tiles they would make up to 14.
+    t = Table()
+    t.run("6m")
+    t.space()
+    t.tile("6m")
+    t.x, t.y = 60.0, t.y + 60
+    for meld in ("333m", "555p", "555s", "NNN"):
+        t.run(meld, depth=H / 2)
+        t.space(0.5)
+    write("seat_melds_lying", "from the seat: four pungs lying in front, squeezed, of a pair standing", t.dets,
+          {"hand": "[333m,1][555p,1][555s,1][NNN,1]6m6m", "groups": ["hand", "pung", "pung", "pung", "pung", "winning"]})
+    t = Table()
+    t.run("45667p33s")
+    t.space()
+    t.tile("5p")
+    t.x, t.y = 120.0, t.y + 60
+    t.run("678s678m", depth=H / 2)
+    write("seat_melds_lying_touching", "from the seat: two chows lying touching in front of the standing hand", t.dets,
+          {"hand": "[678s,1][678m,1]45667p33s5p", "groups": ["hand", "chow", "chow", "winning"], "assumed_contains": "6 tiles lying in front of the standing hand read as 2 melds"})
     # 16, 17. The whole table in view: the winner's hand among the other players' melds,
     # discards and standing hands (backs), every player's tiles facing them.
     whole_table()

@@ -398,3 +398,18 @@ if __name__ == "__main__":
             d.ellipse([t["corners"][0][0] - 2, t["corners"][0][1] - 2, t["corners"][0][0] + 2, t["corners"][0][1] + 2], fill=col)
         img.save(f"/tmp/view/scene{k}.png")
         print(k, len(tiles))
+
+
+def turned(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
+    """`img` turned about its centre as a phone held a little askew turns it, and each label's
+    box the upright bounds of its turned corners."""
+    out = img.rotate(degrees, resample=Image.BILINEAR, fillcolor=img.getpixel((2, 2)))
+    cx, cy, a = img.width / 2, img.height / 2, np.radians(degrees)
+    # PIL turns counter-clockwise on screen: a point (x, y) goes to centre + R(-a) (p - centre).
+    c, s = np.cos(a), np.sin(a)
+    moved = []
+    for face, (x0, y0, x1, y1) in labels:
+        pts = [((x - cx) * c + (y - cy) * s + cx, -(x - cx) * s + (y - cy) * c + cy) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        moved.append((face, (min(xs), min(ys), max(xs), max(ys))))
+    return out, moved

@@ -14,6 +14,7 @@
 
 use crate::detection::{Detection, Face, Orientation};
 use crate::scoring::Seat;
+use crate::tile::{Suit, Tile};
 
 /// What a group of tiles is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -103,6 +104,8 @@ pub(super) struct Placed {
     pub(super) x0: f32,
     pub(super) x1: f32,
     pub(super) y: f32,
+    /// The face's extent across the row (its height for an upright tile).
+    pub(super) depth: f32,
     pub(super) sideways: bool,
 }
 
@@ -336,11 +339,14 @@ pub(super) fn place(dets: &[Detection], rest: &[usize], up: u8, angle: f32) -> V
             let x0 = pts.iter().map(|p| p[0]).fold(f32::MAX, f32::min);
             let x1 = pts.iter().map(|p| p[0]).fold(f32::MIN, f32::max);
             let y = pts.iter().map(|p| p[1]).sum::<f32>() / 4.0;
+            let y0 = pts.iter().map(|p| p[1]).fold(f32::MAX, f32::min);
+            let y1 = pts.iter().map(|p| p[1]).fold(f32::MIN, f32::max);
             Placed {
                 idx: i,
                 x0,
                 x1,
                 y,
+                depth: y1 - y0,
                 sideways: relative(d.orientation, up) % 2 == 1,
             }
         })
@@ -525,16 +531,23 @@ fn claimed_meld(
     Group { kind, tiles: idx }
 }
 
-/// The hand is the longest run of upright tiles; its row is the hand row. The other upright
-/// runs are the winning tile set apart, melds laid upright, or parts of the hand. Gives the
-/// lone tiles read as flowers or seasons.
+/// The hand is the longest run of upright tiles outside the rows lying in front of standing
+/// tiles (`lying_rows`); its row is the hand row. The other upright runs are the winning tile
+/// set apart, melds laid upright (those lying in front of the hand, touching, cut apart by
+/// their faces), or parts of the hand. Gives the lone tiles read as flowers or seasons.
 fn read_hand(
     dets: &[Detection],
     plain: &[Run],
     bonus_aside: &[usize],
     out: &mut TableReading,
 ) -> Vec<usize> {
-    let Some(main) = (0..plain.len()).max_by_key(|&k| (plain[k].1.len(), usize::MAX - k)) else {
+    let lying = lying_rows(plain);
+    let longest = |among: &mut dyn Iterator<Item = usize>| {
+        among.max_by_key(|&k| (plain[k].1.len(), usize::MAX - k))
+    };
+    let main = longest(&mut (0..plain.len()).filter(|&k| !lying.contains(&plain[k].0)))
+        .or_else(|| longest(&mut (0..plain.len())));
+    let Some(main) = main else {
         out.issues.push("no standing hand found".to_string());
         return Vec::new();
     };
@@ -557,6 +570,9 @@ fn read_hand(
     let mut winning: Option<usize> = None;
     let (mut joined_runs, mut joined_tiles) = (0, 0);
     let mut parts = Vec::new();
+    let lying: Vec<usize> = lying.into_iter().filter(|&r| r != hand_row).collect();
+    let cut = melds_lying_in_front(dets, plain, &lying, out);
+    others.retain(|run| !cut.contains(&run.0));
     for (r, run) in others {
         let idx: Vec<usize> = run.iter().map(|p| p.idx).collect();
         match idx.len() {
@@ -643,6 +659,138 @@ fn read_hand(
         },
     );
     bonus
+}
+
+/// How much flatter (depth over width) than a row behind them the faces of a row must look
+/// to be taken as lying on the table while the row behind stands: seen from the seat, a
+/// standing tile shows its face nearly whole (depth over width 1.1–1.4 at 15–30° above the
+/// table) and one lying in front of it squeezed (0.4–1.1); seen from above, rows look alike,
+/// and a slanted view squeezes the rows behind, not those in front.
+const LYING: f32 = 0.85;
+
+/// The rows (their numbers) of upright tiles that lie flat in front of standing tiles, as a
+/// photo taken from the seat shows the melds laid in front of the hand: their faces are
+/// flatter (LYING) than those of a row behind them. Such tiles are no part of the hand.
+fn lying_rows(plain: &[Run]) -> Vec<usize> {
+    let mut rows: Vec<(usize, f32)> = Vec::new();
+    let numbers: std::collections::BTreeSet<usize> = plain.iter().map(|r| r.0).collect();
+    for r in numbers {
+        let shapes: Vec<f32> = plain
+            .iter()
+            .filter(|run| run.0 == r)
+            .flat_map(|run| run.1.iter())
+            .filter(|p| !p.sideways && p.x1 > p.x0)
+            .map(|p| p.depth / (p.x1 - p.x0))
+            .collect();
+        if !shapes.is_empty() {
+            rows.push((r, median(shapes)));
+        }
+    }
+    // Row numbers grow towards the player (`rows_of` sorts rows by y).
+    rows.iter()
+        .filter(|&&(r, flat)| rows.iter().any(|&(b, tall)| b < r && flat < LYING * tall))
+        .map(|&(r, _)| r)
+        .collect()
+}
+
+/// The rows of tiles lying in front of the hand (`rows`) read as melds: each row's tiles, gaps
+/// or none between them (the gaps a photo from the seat shows between tiles lying low are
+/// unreliable), cut into melds by their faces (`cut_into_melds`). Gives the rows so read; a
+/// row no cut fits is left to be read run by run.
+fn melds_lying_in_front(
+    dets: &[Detection],
+    plain: &[Run],
+    rows: &[usize],
+    out: &mut TableReading,
+) -> Vec<usize> {
+    let mut cut = Vec::new();
+    for &r in rows {
+        let runs = plain.iter().filter(|run| run.0 == r).count();
+        let mut row: Vec<Placed> = plain
+            .iter()
+            .filter(|run| run.0 == r)
+            .flat_map(|run| run.1.iter().copied())
+            .collect();
+        row.sort_by(|a, b| a.x0.total_cmp(&b.x0));
+        let Some(melds) = cut_into_melds(dets, &row) else {
+            continue;
+        };
+        if melds.len() != runs {
+            out.assumed.push(format!(
+                "{} tiles lying in front of the standing hand read as {} melds by their faces",
+                row.len(),
+                melds.len()
+            ));
+        }
+        for m in melds {
+            let group = upright_meld(dets, m, out);
+            out.groups.push(group);
+        }
+        cut.push(r);
+    }
+    cut
+}
+
+/// A run of tiles lying in front of the hand cut into melds of 3 or 4 tiles, each a
+/// pung, kong or chow by the faces read; where several cuts fit, the one cutting at the
+/// widest gaps. `None` when no cut makes every part a meld.
+fn cut_into_melds(dets: &[Detection], run: &[Placed]) -> Option<Vec<Vec<usize>>> {
+    let n = run.len();
+    let tiles: Vec<Option<Tile>> = run
+        .iter()
+        .map(|p| match dets[p.idx].top() {
+            Some((Face::Tile(t), _)) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let gap = |k: usize| run[k + 1].x0 - run[k].x1; // between tile k and k + 1
+    // best[end]: the widest gaps summed over the cuts of run[..end], and where its last meld starts.
+    let mut best: Vec<Option<(f32, usize)>> = vec![None; n + 1];
+    best[0] = Some((0.0, 0));
+    for end in 3..=n {
+        for size in [3, 4] {
+            let Some(start) = end.checked_sub(size) else {
+                continue;
+            };
+            let Some((before, _)) = best[start] else {
+                continue;
+            };
+            if !is_meld(&tiles[start..end]) {
+                continue;
+            }
+            let score = before + if start > 0 { gap(start - 1) } else { 0.0 };
+            if best[end].is_none_or(|(b, _)| score > b) {
+                best[end] = Some((score, start));
+            }
+        }
+    }
+    best[n]?;
+    let mut melds = Vec::new();
+    let mut end = n;
+    while end > 0 {
+        let (_, start) = best[end]?;
+        melds.push(run[start..end].iter().map(|p| p.idx).collect());
+        end = start;
+    }
+    melds.reverse();
+    Some(melds)
+}
+
+/// Whether the faces make a pung (3 alike), a kong (4 alike) or a chow (3 of a suit in a
+/// row, in any order).
+fn is_meld(tiles: &[Option<Tile>]) -> bool {
+    let Some(tiles) = tiles.iter().copied().collect::<Option<Vec<Tile>>>() else {
+        return false;
+    };
+    if tiles.windows(2).all(|w| w[0] == w[1]) {
+        return tiles.len() == 3 || tiles.len() == 4;
+    }
+    let mut ranks: Vec<u8> = tiles.iter().map(|t| t.rank()).collect();
+    ranks.sort_unstable();
+    tiles.len() == 3
+        && tiles[0].suit() != Suit::Honors
+        && tiles.iter().all(|t| t.suit() == tiles[0].suit())
+        && ranks.windows(2).all(|w| w[1] == w[0] + 1)
 }
 
 /// Whether lone tile `i` is the fourth tile of a pung beside it, laid with a gap: the same
