@@ -156,11 +156,22 @@ def lay_out(seed: int, hand: dict, bank: dict, flowers: list[str], labels: list 
     return img.crop(box)
 
 
-def seat_photo(hand: dict, bank: dict, rng: random.Random, seed: int) -> tuple[Image.Image, list] | None:
+def claimed_place(meld: dict) -> int | None:
+    """Where a claimed meld's claimed tile lies (0 = leftmost), as the rules lay it: a chow's
+    claimed tile where the hand says; a pung's or kong's on the left from the left, in the
+    middle from across, on the right from the right. None for a concealed kong."""
+    if meld["type"] == "chow":
+        return meld["claimed"]
+    if meld["type"] == "concealed_kong":
+        return None
+    return {"left": 0, "across": 1, "right": len(meld["tiles"]) - 1}[meld["from"]]
+
+
+def seat_photo(hand: dict, bank: dict, rng: random.Random, seed: int, turned: bool = False) -> tuple[Image.Image, list] | None:
     """The hand photographed from the seat (scenes.seat_view: the standing tiles seen from the
     front at 15-30 degrees, their tops showing, the melds lying in front, seen low), 12 MP,
     blurred, noisy, turned up to 6 degrees for odd `seed`s; with each tile's face and upright
-    box. None for a hand with a concealed kong or a face `bank` lacks, and where part of the
+    box. With `turned`, each meld's claimed tile lies sideways where the rules put it. None for a hand with a concealed kong or a face `bank` lacks, and where part of the
     hand would leave the picture."""
     melds = [m["tiles"] for m in hand["melds"]]
     standing = hand["concealed"] + [hand["win_tile"]]
@@ -170,7 +181,8 @@ def seat_photo(hand: dict, bank: dict, rng: random.Random, seed: int) -> tuple[I
     img = scenes.background(1000, rng).resize((w, w), Image.BILINEAR).crop((0, 0, w, h)).convert("RGBA")
     faced = lambda names: [(t, rng.choice(bank[t])) for t in names]
     order = sorted(standing[:-1], key=faces.CLASSES.index) + standing[-1:]
-    tiles = scenes.seat_view(img, faced(order), [faced(m) for m in melds], rng, int(w * rng.uniform(0.45, 0.8) / 14), rng.choice(scenes.BACK_COLORS))
+    places = [claimed_place(m) for m in hand["melds"]] if turned else None
+    tiles = scenes.seat_view(img, faced(order), [faced(m) for m in melds], rng, int(w * rng.uniform(0.45, 0.8) / 14), rng.choice(scenes.BACK_COLORS), places)
     if len(tiles) < len(standing) + sum(map(len, melds)):
         return None
     labels = [(t["cls"], tuple(float(v) for v in realdata.outline_bounds(t["corners"]))) for t in tiles]
@@ -189,7 +201,8 @@ def main():
     ap.add_argument("--binary", default=str(REPO / "target" / "release" / "suanfan"))
     ap.add_argument("--scan-args", default="", help="more flags for suanfan scan, e.g. '--finder-model F.onnx'")
     ap.add_argument("--show", type=int, default=5, help="print this many failed hands in full")
-    ap.add_argument("--seat", action="store_true", help="photograph the hands from the seat (seat_photo) instead of from above; melds lie without a turned tile, so who gave each is not asked")
+    ap.add_argument("--seat", action="store_true", help="photograph the hands from the seat (seat_photo) instead of from above; melds lie without a turned tile, so who gave each is not asked)")
+    ap.add_argument("--turned", action="store_true", help="with --seat: each meld's claimed tile lies sideways where the rules put it, and who gave it is asked")
     args = ap.parse_args()
     if not (CAMERASH / "labels.csv").exists() or not CORPUS.exists():
         sys.exit(f"needs {CAMERASH} and {CORPUS} (../shared beside the repository)")
@@ -209,7 +222,7 @@ def main():
         hand = rng.choice(hands)
         tiles = hand["concealed"] + [hand["win_tile"]] + [t for m in hand["melds"] for t in m["tiles"]]
         if args.seat:
-            photo = seat_photo(hand, bank, rng, len(expected))
+            photo = seat_photo(hand, bank, rng, len(expected), args.turned)
             if photo is None:
                 continue
             path = OUT / f"seat-{len(expected):03d}-set{set_name}.jpg"
@@ -257,7 +270,7 @@ def main():
         flowers_right += flowers_read == n_flowers
         scored += doc.get("hand") is not None
         same = canonical(doc["hand"]) == canonical(want) if doc.get("hand") else False
-        if args.seat and doc.get("hand"):
+        if args.seat and not args.turned and doc.get("hand"):
             # Melds lie without a turned tile: who gave each cannot be seen.
             same = canonical(re.sub(r",\d", "", doc["hand"])) == canonical(re.sub(r",\d", "", want))
         if same and flowers_read == n_flowers:
@@ -265,7 +278,7 @@ def main():
         else:
             failures.append((path, want, doc.get("hand"), "; ".join(doc.get("issues", [])) or f"flowers read {flowers_read}, laid {n_flowers}"))
     n = len(expected)
-    asked = "melds" if args.seat else "melds, who gave each claimed tile"
+    asked = "melds" if args.seat and not args.turned else "melds, who gave each claimed tile"
     print(f"hands read exactly ({asked}, standing tiles, winning tile, flowers): {exact}/{n} ({exact / n:.1%})")
     print(f"hands read as some valid win: {scored}/{n}; flower count right: {flowers_right}/{n}")
     print(f"tile faces among those laid face up and read as such (top reading after decode): {tiles_right}/{tiles_total} ({tiles_right / max(tiles_total, 1):.1%})")

@@ -121,19 +121,20 @@ def low_flat_sprite(face: Image.Image | None, tw: int, th: int, rng: random.Rand
     return img, fh
 
 
-def seat_view(img: Image.Image, standing: list, melds: list, rng: random.Random, tw: int, back: tuple) -> list[dict]:
+def seat_view(img: Image.Image, standing: list, melds: list, rng: random.Random, tw: int, back: tuple, turned: list | None = None) -> list[dict]:
     """Draws onto the RGBA `img` what a player photographs from the seat, 15-30 degrees above
     the table: the standing hand (`standing`, (class, face image) each), tiles touching, seen
     from the front with their tops showing, the last tile a little apart, and the melds
     (`melds`, lists of the same) lying in front of it, seen low. Tiles that would leave the
-    picture are not drawn. Returns the labels of the tiles drawn (corners of each face,
-    clockwise from its top left), as Scene labels its tiles."""
+    picture are not drawn. `turned`, when given, holds for each meld the place of its claimed
+    tile, laid sideways (None: none turned). Returns the labels of the tiles drawn (corners of
+    each face, clockwise from its top left), as Scene labels its tiles."""
     W, H = img.size
     elevation = math.radians(rng.uniform(15, 30))
     th = int(tw / rng.uniform(0.72, 0.8))
     tiles = []
 
-    def put(sprite, x, y, face_top, face_h, cls):
+    def put(sprite, x, y, face_top, face_h, cls, orientation=0):
         if x < 0 or y < 0 or x + sprite.width > W or y + sprite.height > H:
             return
         sh = Image.new("RGBA", sprite.size, (0, 0, 0, 0))
@@ -141,7 +142,10 @@ def seat_view(img: Image.Image, standing: list, melds: list, rng: random.Random,
         img.alpha_composite(sh.filter(ImageFilter.GaussianBlur(max(1, tw // 12))), (x + max(1, tw // 20), y + max(1, tw // 10)))
         img.alpha_composite(sprite, (x, y))
         x1, y0, y1 = x + sprite.width, y + face_top, y + face_top + face_h
-        tiles.append({"corners": [(x, y0), (x1, y0), (x1, y1), (x, y1)], "face_down": False, "orientation": 0, "cls": cls})
+        corners = [(x, y0), (x1, y0), (x1, y1), (x, y1)]
+        k = (4 - orientation) % 4  # as Scene.place orders the corners of a turned face
+        corners = corners[k:] + corners[:k]
+        tiles.append({"corners": corners, "face_down": False, "orientation": orientation, "cls": cls})
 
     x0 = rng.randint(-tw * 2, max(-tw, W - (len(standing) + 1) * tw))
     y0 = rng.randint(int(H * 0.1), int(H * 0.5))
@@ -158,9 +162,18 @@ def seat_view(img: Image.Image, standing: list, melds: list, rng: random.Random,
     span = sum(len(g) for g in melds) * (mw + 2) + len(melds) * mw
     mx, my = min(x0 + rng.randint(-tw, 2 * tw), W - span - tw // 2), bottom + int(th * rng.uniform(0.1, 0.5))
     mx = max(mx, tw // 4)
-    for group in melds:
-        for cls, face in group:
-            sprite, fh = low_flat_sprite(face, mw, int(mw * th / tw), rng, back, low)
+    mh = int(mw * th / tw)
+    for g, group in enumerate(melds):
+        for k, (cls, face) in enumerate(group):
+            if turned and turned[g] == k:
+                # The claimed tile lies across the meld: its face is as wide as the others are
+                # long and as deep as they are wide, flush with their near side.
+                quarter = rng.choice([1, 3])
+                sprite, fh = low_flat_sprite(face.rotate(-90 * quarter, expand=True), mh, mw, rng, back, low)
+                put(sprite, mx, my + round(mh * math.sin(low)) - fh, 0, fh, cls, quarter)
+                mx += mh + rng.choice([0, 1, 2])
+                continue
+            sprite, fh = low_flat_sprite(face, mw, mh, rng, back, low)
             put(sprite, mx, my, 0, fh, cls)
             mx += mw + rng.choice([0, 1, 2])
         mx += int(mw * rng.uniform(0.3, 0.8))

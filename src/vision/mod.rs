@@ -37,7 +37,7 @@ mod stretch;
 mod twice;
 mod whole;
 
-use geometry::{Rect, covered, iou, orientations, sample_face};
+use geometry::{Rect, Seen, covered, iou, orientations, sample_face};
 pub use photo::{Photo, load_image, load_photo};
 pub use runtime::{data_dir, fetch_onnxruntime, find_onnxruntime};
 use scale::Scaler;
@@ -992,7 +992,12 @@ fn orient(found: Vec<Candidate>, w: f32, h: f32) -> Vec<Detection> {
     let turned = orientations(
         &found
             .iter()
-            .map(|c| ([0.0, 0.0, c.rect.along, c.rect.across], c.turn))
+            .map(|c| Seen {
+                centre: c.rect.centre,
+                angle: c.rect.angle,
+                sides: [c.rect.along, c.rect.across],
+                turn: c.turn,
+            })
             .collect::<Vec<_>>(),
     );
     found
