@@ -82,6 +82,22 @@ def full_hand_and_flowers(above: float, face: str, **kw) -> Table:
     return t
 
 
+def seat_table(standing: str, winning: str, melds: list[str], x: float, apart: float | None) -> Table:
+    """From the seat: the `standing` tiles, the `winning` tile set apart, and in front of them,
+    from `x`, the `melds` lying low (faces squeezed to half their height), `apart` tile widths
+    between melds (None: touching)."""
+    t = Table()
+    t.run(standing)
+    t.space()
+    t.tile(winning)
+    t.x, t.y = x, t.y + 60
+    for meld in melds:
+        t.run(meld, depth=H / 2)
+        if apart:
+            t.space(apart)
+    return t
+
+
 def turned(dets, degrees, dx=300.0):
     """The detections of a table turned by `degrees` about the origin, then moved right by dx."""
     a = math.radians(degrees)
@@ -405,22 +421,10 @@ def main():
     # of them squeezed to half their height. Four pungs laid apart and a pair standing (the
     # longest run is a meld), then two chows laid touching in front of a standing hand whose
     # tiles they would make up to 14.
-    t = Table()
-    t.run("6m")
-    t.space()
-    t.tile("6m")
-    t.x, t.y = 60.0, t.y + 60
-    for meld in ("333m", "555p", "555s", "NNN"):
-        t.run(meld, depth=H / 2)
-        t.space(0.5)
+    t = seat_table("6m", "6m", ["333m", "555p", "555s", "NNN"], 60.0, 0.5)
     write("seat_melds_lying", "from the seat: four pungs lying in front, squeezed, of a pair standing", t.dets,
           {"hand": "[333m,1][555p,1][555s,1][NNN,1]6m6m", "groups": ["hand", "pung", "pung", "pung", "pung", "winning"]})
-    t = Table()
-    t.run("45667p33s")
-    t.space()
-    t.tile("5p")
-    t.x, t.y = 120.0, t.y + 60
-    t.run("678s678m", depth=H / 2)
+    t = seat_table("45667p33s", "5p", ["678s", "678m"], 120.0, None)
     write("seat_melds_lying_touching", "from the seat: two chows lying touching in front of the standing hand", t.dets,
           {"hand": "[678s,1][678m,1]45667p33s5p", "groups": ["hand", "chow", "chow", "winning"], "assumed_contains": "6 tiles lying in front of the standing hand read as 2 melds"})
     # 16, 17. The whole table in view: the winner's hand among the other players' melds,

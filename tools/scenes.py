@@ -297,7 +297,8 @@ class Scene:
         rng = self.rng
         standing = [self.face() for _ in range(rng.choice([14, 14, 11, 8, 5, 2]))]
         melds = [[self.face() for _ in range(rng.choice([3, 3, 4]))] for _ in range(rng.randint(0, 4))]
-        self.tiles += seat_view(self.img, standing, melds, rng, rng.randint(12, 45), self.back)
+        turned = [rng.randrange(len(m)) for m in melds] if SEAT_TURNED and rng.random() < SEAT_TURNED else None
+        self.tiles += seat_view(self.img, standing, melds, rng, rng.randint(12, 45), self.back, turned)
 
     # Camera ------------------------------------------------------------------------------------
 
@@ -358,6 +359,9 @@ def _perspective_coeffs(pa, pb):
 # The share of drawn scenes that show a hand from the seat (Scene.seat); 0 draws none and leaves
 # every other scene as it was (train_detector.py --seat).
 SEAT_SHARE = 0.0
+# Share of those seat scenes whose melds each lay one tile sideways, as claimed tiles lie
+# (`train_detector.py --seat-turned`); 0 leaves the scenes as they were drawn before.
+SEAT_TURNED = 0.0
 SCENE_PHOTOS = ["photos/10.jpg", "photos/11.jpg", "photos/2-1.jpg", "photos/2-3.jpg", "photos/2-4.jpg", "photos/4.jpg", "photos/7.jpg", "photos/8.jpg"]
 
 
@@ -398,21 +402,6 @@ def make_scene(seed: int, size: int, bank, real: list | None = None, p_real: flo
     return s.finish()
 
 
-if __name__ == "__main__":
-    import sys
-
-    bank = faces.load_bank()
-    for k in range(int(sys.argv[1]) if len(sys.argv) > 1 else 4):
-        img, tiles = make_scene(k, 384, bank)
-        d = ImageDraw.Draw(img)
-        for t in tiles:
-            col = (255, 0, 0) if t["face_down"] else [(0, 255, 0), (0, 0, 255), (255, 0, 255), (255, 255, 0)][t["orientation"]]
-            d.polygon([tuple(p) for p in t["corners"]], outline=col)
-            d.ellipse([t["corners"][0][0] - 2, t["corners"][0][1] - 2, t["corners"][0][0] + 2, t["corners"][0][1] + 2], fill=col)
-        img.save(f"/tmp/view/scene{k}.png")
-        print(k, len(tiles))
-
-
 def turned(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
     """`img` turned about its centre as a phone held a little askew turns it, and each label's
     box the upright bounds of its turned corners."""
@@ -426,3 +415,18 @@ def turned(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image,
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         moved.append((face, (min(xs), min(ys), max(xs), max(ys))))
     return out, moved
+
+
+if __name__ == "__main__":
+    import sys
+
+    bank = faces.load_bank()
+    for k in range(int(sys.argv[1]) if len(sys.argv) > 1 else 4):
+        img, tiles = make_scene(k, 384, bank)
+        d = ImageDraw.Draw(img)
+        for t in tiles:
+            col = (255, 0, 0) if t["face_down"] else [(0, 255, 0), (0, 0, 255), (255, 0, 255), (255, 255, 0)][t["orientation"]]
+            d.polygon([tuple(p) for p in t["corners"]], outline=col)
+            d.ellipse([t["corners"][0][0] - 2, t["corners"][0][1] - 2, t["corners"][0][0] + 2, t["corners"][0][1] + 2], fill=col)
+        img.save(f"/tmp/view/scene{k}.png")
+        print(k, len(tiles))

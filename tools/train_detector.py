@@ -359,7 +359,7 @@ def export(net, args, TP, P, G) -> Path:
         },
         "stride": STRIDE,
         "training": {
-            "scenes": args.scenes, "real": args.real, "negative": args.negative, "closeup": args.closeup, "seat": args.seat, "init": Path(args.init).name if args.init else None,
+            "scenes": args.scenes, "real": args.real, "negative": args.negative, "closeup": args.closeup, "seat": args.seat, "seat_turned": args.seat_turned, "init": Path(args.init).name if args.init else None,
             "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "width": args.width, "seed": args.seed,
         },
         "synthetic_val": {"precision": round(TP / max(P, 1), 4), "recall": round(TP / max(G, 1), 4)},
@@ -383,6 +383,7 @@ def main():
     ap.add_argument("--negative", type=float, default=0.08, help="share of scenes with no tile (tables, floors, keyboards, dominoes...)")
     ap.add_argument("--closeup", type=float, default=realdata.CLOSEUP_SHARE, help="share of the real-photo scenes drawn as close-ups")
     ap.add_argument("--seat", type=float, default=0.0, help="share of the drawn scenes that show a hand from the seat: standing tiles seen from the front, melds lying low")
+    ap.add_argument("--seat-turned", type=float, default=0.0, help="share of those seat scenes whose melds each lay a claimed tile sideways")
     ap.add_argument("--init", help="start from this finder (ONNX) instead of from scratch")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
     ap.add_argument("--out", default=str(REPO / "models" / "tile_finder.onnx"))
@@ -390,6 +391,7 @@ def main():
     torch.manual_seed(args.seed)
     realdata.CLOSEUP_SHARE = args.closeup
     scenes.SEAT_SHARE = args.seat
+    scenes.SEAT_TURNED = args.seat_turned
     if args.threads:
         torch.set_num_threads(args.threads)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
