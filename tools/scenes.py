@@ -85,6 +85,16 @@ def tile_sprite(face: Image.Image | None, tw: int, th: int, rng: random.Random, 
     return img, depth
 
 
+def _body_side(tw: int, h: int, box: list, rng: random.Random, back: tuple):
+    """A clear tw×h sprite with the tile's body side seen beside its face: `box`, rounded, in
+    the back's colour. Returns the sprite, its drawer and an ivory for the layer next to the
+    face."""
+    img = Image.new("RGBA", (tw, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle(box, radius=max(1, tw // 8), fill=synth._jitter_color(back, rng, 12) + (255,))
+    return img, d, synth._jitter_color(rng.choice(synth.BODY_COLORS), rng, 10)
+
+
 def standing_sprite(face: Image.Image | None, tw: int, th: int, rng: random.Random, back: tuple, elevation: float):
     """A standing tile seen from the seat, `elevation` radians above the table: the face, fore-
     shortened to cos(elevation) of its height, under the tile's top side (the ivory layer next to
@@ -93,11 +103,8 @@ def standing_sprite(face: Image.Image | None, tw: int, th: int, rng: random.Rand
     fh = max(4, round(th * math.cos(elevation)))
     top = max(2, round(tw * rng.uniform(0.6, 0.75) * math.sin(elevation)))
     front, _ = tile_sprite(face, tw, fh, rng, back, False)
-    img = Image.new("RGBA", (tw, top + fh), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
     r = max(1, tw // 8)
-    d.rounded_rectangle([0, 0, tw - 1, top + r], radius=r, fill=synth._jitter_color(back, rng, 12) + (255,))
-    ivory = synth._jitter_color(rng.choice(synth.BODY_COLORS), rng, 10)
+    img, d, ivory = _body_side(tw, top + fh, [0, 0, tw - 1, top + r], rng, back)
     d.rectangle([0, int(top * rng.uniform(0.3, 0.6)), tw - 1, top + r], fill=ivory + (255,))
     img.alpha_composite(front.crop((0, 0, tw, fh)), (0, top))
     return img, top
@@ -110,11 +117,8 @@ def low_flat_sprite(face: Image.Image | None, tw: int, th: int, rng: random.Rand
     fh = max(3, round(th * math.sin(elevation)))
     side = max(2, round(tw * rng.uniform(0.6, 0.75) * math.cos(elevation)))
     front, _ = tile_sprite(face, tw, fh, rng, back, False)
-    img = Image.new("RGBA", (tw, fh + side), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
     r = max(1, tw // 8)
-    d.rounded_rectangle([0, fh - r, tw - 1, fh + side - 1], radius=r, fill=synth._jitter_color(back, rng, 12) + (255,))
-    ivory = synth._jitter_color(rng.choice(synth.BODY_COLORS), rng, 10)
+    img, d, ivory = _body_side(tw, fh + side, [0, fh - r, tw - 1, fh + side - 1], rng, back)
     shade = tuple(int(v * rng.uniform(0.7, 0.9)) for v in ivory)
     d.rectangle([0, fh - r, tw - 1, fh + int(side * rng.uniform(0.35, 0.6))], fill=shade + (255,))
     img.alpha_composite(front.crop((0, 0, tw, fh)), (0, 0))

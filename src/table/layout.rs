@@ -14,7 +14,7 @@
 
 use crate::detection::{Detection, Face, Orientation};
 use crate::scoring::Seat;
-use crate::tile::{Suit, Tile};
+use crate::tile::Tile;
 
 /// What a group of tiles is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -705,17 +705,13 @@ fn melds_lying_in_front(
 ) -> Vec<usize> {
     let mut cut = Vec::new();
     for &r in rows {
-        let runs = plain.iter().filter(|run| run.0 == r).count();
-        let mut row: Vec<Placed> = plain
-            .iter()
-            .filter(|run| run.0 == r)
-            .flat_map(|run| run.1.iter().copied())
-            .collect();
+        let runs: Vec<&Run> = plain.iter().filter(|run| run.0 == r).collect();
+        let mut row: Vec<Placed> = runs.iter().flat_map(|run| run.1.iter().copied()).collect();
         row.sort_by(|a, b| a.x0.total_cmp(&b.x0));
         let Some(melds) = cut_into_melds(dets, &row) else {
             continue;
         };
-        if melds.len() != runs {
+        if melds.len() != runs.len() {
             out.assumed.push(format!(
                 "{} tiles lying in front of the standing hand read as {} melds by their faces",
                 row.len(),
@@ -788,7 +784,7 @@ fn is_meld(tiles: &[Option<Tile>]) -> bool {
     let mut ranks: Vec<u8> = tiles.iter().map(|t| t.rank()).collect();
     ranks.sort_unstable();
     tiles.len() == 3
-        && tiles[0].suit() != Suit::Honors
+        && tiles[0].is_numbered()
         && tiles.iter().all(|t| t.suit() == tiles[0].suit())
         && ranks.windows(2).all(|w| w[1] == w[0] + 1)
 }

@@ -68,11 +68,12 @@ pub(super) fn orientations(boxes: &[Seen]) -> Vec<Orientation> {
         }
     }
     let typical_upright = upright >= across;
-    let slant = median(boxes.iter().map(|b| b.angle).collect());
+    let spans = spans_across_rows(boxes, typical_upright);
     boxes
         .iter()
-        .map(|b| {
-            let r = b.aspect() / row_typical(b, boxes, typical_upright, slant).unwrap_or(typical);
+        .zip(&spans)
+        .map(|(b, &span)| {
+            let r = b.aspect() / row_typical(span, &spans, boxes).unwrap_or(typical);
             let is_upright = if r >= SIDEWAYS_RATIO || r <= 1.0 / SIDEWAYS_RATIO {
                 !typical_upright
             } else {
@@ -83,29 +84,34 @@ pub(super) fn orientations(boxes: &[Seen]) -> Vec<Orientation> {
         .collect()
 }
 
-/// The median aspect of the boxes in `b`'s row: those overlapping it by half the smaller
-/// across the rows, measured square to the photo's `slant` (rows run along the tiles' `along`
-/// side where the photo's tiles stand upright, along their `across` side where they lie across
-/// it). `None` for a tile alone in its row, and for two of different shapes.
-fn row_typical(b: &Seen, boxes: &[Seen], rows_along: bool, slant: f32) -> Option<f32> {
-    let (sin, cos) = slant.sin_cos();
-    // Where a box lies across the rows, and how far it reaches across them.
-    let span = |o: &Seen| {
-        let (at, reach) = if rows_along {
-            (-sin * o.centre[0] + cos * o.centre[1], o.sides[1])
-        } else {
-            (cos * o.centre[0] + sin * o.centre[1], o.sides[0])
-        };
-        (at - reach / 2.0, at + reach / 2.0)
-    };
-    let (lo, hi) = span(b);
+/// Where each box lies across the rows, and how far it reaches across them, measured square
+/// to the photo's slant (the boxes' median angle): rows run along the tiles' `along` side
+/// where the photo's tiles stand upright (`rows_along`), along their `across` side where they
+/// lie across it.
+fn spans_across_rows(boxes: &[Seen], rows_along: bool) -> Vec<(f32, f32)> {
+    let (sin, cos) = median(boxes.iter().map(|b| b.angle).collect()).sin_cos();
+    boxes
+        .iter()
+        .map(|o| {
+            let (at, reach) = if rows_along {
+                (-sin * o.centre[0] + cos * o.centre[1], o.sides[1])
+            } else {
+                (cos * o.centre[0] + sin * o.centre[1], o.sides[0])
+            };
+            (at - reach / 2.0, at + reach / 2.0)
+        })
+        .collect()
+}
+
+/// The median aspect of the boxes in the row of the box spanning `(lo, hi)` across the rows:
+/// those overlapping it there by half the smaller (`spans`, one per box). `None` for a tile
+/// alone in its row, and for two of different shapes.
+fn row_typical((lo, hi): (f32, f32), spans: &[(f32, f32)], boxes: &[Seen]) -> Option<f32> {
     let in_row: Vec<f32> = boxes
         .iter()
-        .filter(|o| {
-            let (olo, ohi) = span(o);
-            hi.min(ohi) - lo.max(olo) >= 0.5 * (hi - lo).min(ohi - olo)
-        })
-        .map(Seen::aspect)
+        .zip(spans)
+        .filter(|&(_, &(olo, ohi))| hi.min(ohi) - lo.max(olo) >= 0.5 * (hi - lo).min(ohi - olo))
+        .map(|(o, _)| o.aspect())
         .collect();
     let (least, most) = in_row
         .iter()
