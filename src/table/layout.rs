@@ -695,8 +695,8 @@ fn lying_rows(plain: &[Run]) -> Vec<usize> {
 
 /// The rows of tiles lying in front of the hand (`rows`) read as melds: each row's tiles, gaps
 /// or none between them (the gaps a photo from the seat shows between tiles lying low are
-/// unreliable), cut into melds by their faces (`cut_into_melds`). Gives the rows so read; a
-/// row no cut fits is left to be read run by run.
+/// unreliable), cut into melds by their faces (`cut_into_melds`), a sideways tile in a meld
+/// saying who gave it. Gives the rows so read; a row no cut fits is left to be read run by run.
 fn melds_lying_in_front(
     dets: &[Detection],
     plain: &[Run],
@@ -719,7 +719,14 @@ fn melds_lying_in_front(
             ));
         }
         for m in melds {
-            let group = upright_meld(dets, m, out);
+            let sideways: Vec<usize> = (0..m.len())
+                .filter(|&k| row.iter().any(|p| p.idx == m[k] && p.sideways))
+                .collect();
+            let group = if sideways.is_empty() {
+                upright_meld(dets, m, out)
+            } else {
+                claimed_meld(dets, m, &sideways, out)
+            };
             out.groups.push(group);
         }
         cut.push(r);

@@ -11,6 +11,12 @@ use crate::detection::Orientation;
 /// (4:3 → 1.78×) when the camera squeezes every tile alike (from above, or tilted).
 pub(super) const SIDEWAYS_RATIO: f32 = 1.4;
 
+/// Seen from the seat, a tile lying across a meld lying low differs less: the finder draws its
+/// box too deep (aspect 1.25–1.55× its row's, not 1.78×). It is also longer along the row, as
+/// no upright tile is: ACROSS_FLATTER and ACROSS_LONGER together call it sideways.
+const ACROSS_FLATTER: f32 = 1.2;
+const ACROSS_LONGER: f32 = 1.12;
+
 /// A found tile as `orientations` weighs it: its centre in the picture, its turned
 /// rectangle's angle (radians, within ±45°) and sides (along that angle, across it), and the
 /// finder's four probabilities.
@@ -69,16 +75,30 @@ pub(super) fn orientations(boxes: &[Seen]) -> Vec<Orientation> {
     }
     let typical_upright = upright >= across;
     let spans = spans_across_rows(boxes, typical_upright);
+    // Which side of a box runs along its row: `along` where the rows run along it.
+    let along = usize::from(!typical_upright);
+    // An aspect as width along the row over depth across it.
+    let wide = |aspect: f32| {
+        if typical_upright {
+            aspect
+        } else {
+            1.0 / aspect
+        }
+    };
     boxes
         .iter()
         .zip(&spans)
         .map(|(b, &span)| {
-            let r = b.aspect() / row_typical(span, &spans, boxes).unwrap_or(typical);
-            let is_upright = if r >= SIDEWAYS_RATIO || r <= 1.0 / SIDEWAYS_RATIO {
-                !typical_upright
-            } else {
-                typical_upright
-            };
+            let row = row_typical(span, &spans, boxes, along);
+            let r = b.aspect() / row.map_or(typical, |t| t.aspect);
+            let mut lies_across = r >= SIDEWAYS_RATIO || r <= 1.0 / SIDEWAYS_RATIO;
+            // In a row lying low (its faces wider than deep), a box longer along the row and
+            // flatter across it, both by a little.
+            if let Some(t) = row.filter(|t| !lies_across && wide(t.aspect) > 1.0) {
+                lies_across =
+                    wide(r) >= ACROSS_FLATTER && b.sides[along] >= ACROSS_LONGER * t.length;
+            }
+            let is_upright = lies_across != typical_upright;
             TURNS[argmax(&b.turn, if is_upright { &[0, 2] } else { &[1, 3] })]
         })
         .collect()
@@ -103,23 +123,39 @@ fn spans_across_rows(boxes: &[Seen], rows_along: bool) -> Vec<(f32, f32)> {
         .collect()
 }
 
-/// The median aspect of the boxes in the row of the box spanning `(lo, hi)` across the rows:
-/// those overlapping it there by half the smaller (`spans`, one per box). `None` for a tile
-/// alone in its row, and for two of different shapes.
-fn row_typical((lo, hi): (f32, f32), spans: &[(f32, f32)], boxes: &[Seen]) -> Option<f32> {
-    let in_row: Vec<f32> = boxes
+/// The typical shape of a row of tiles: its boxes' median aspect and median length along it.
+#[derive(Clone, Copy)]
+struct RowShape {
+    aspect: f32,
+    length: f32,
+}
+
+/// The typical shape of the row of the box spanning `(lo, hi)` across the rows: of the boxes
+/// overlapping it there by half the smaller (`spans`, one per box). `None` for a tile alone
+/// in its row, and for two of different shapes.
+fn row_typical(
+    (lo, hi): (f32, f32),
+    spans: &[(f32, f32)],
+    boxes: &[Seen],
+    along: usize,
+) -> Option<RowShape> {
+    let in_row: Vec<&Seen> = boxes
         .iter()
         .zip(spans)
         .filter(|&(_, &(olo, ohi))| hi.min(ohi) - lo.max(olo) >= 0.5 * (hi - lo).min(ohi - olo))
-        .map(|(o, _)| o.aspect())
+        .map(|(o, _)| o)
         .collect();
-    let (least, most) = in_row
+    let aspects: Vec<f32> = in_row.iter().map(|o| o.aspect()).collect();
+    let (least, most) = aspects
         .iter()
         .fold((f32::MAX, 0.0f32), |(l, m), &a| (l.min(a), m.max(a)));
     match in_row.len() {
         0 | 1 => None,
         2 if most / least >= SIDEWAYS_RATIO => None,
-        _ => Some(median(in_row)),
+        _ => Some(RowShape {
+            aspect: median(aspects),
+            length: median(in_row.iter().map(|o| o.sides[along]).collect()),
+        }),
     }
 }
 
@@ -408,6 +444,35 @@ mod tests {
             boxes.push(seen([x, 50.0 + 22.0 - h, x + w, 72.0], sure));
         }
         all_up_but(&orientations(&boxes), 12);
+    }
+
+    #[test]
+    fn from_the_seat_a_claimed_tile_lying_low_turns_though_its_box_is_drawn_too_deep() {
+        // As the finder outlines a real one: 40×21 among tiles squeezed to 32×22, 1.31× their
+        // aspect (1.78× drawn) and 1.25× their length along the row.
+        let sure = [0.998, 0.001, 0.0005, 0.0005];
+        let mut boxes: Vec<_> = row(8, &[])
+            .into_iter()
+            .map(|b| Seen { turn: sure, ..b })
+            .collect();
+        for (k, w, h) in [
+            (0, 32.0, 22.0),
+            (1, 40.0, 21.0),
+            (2, 32.0, 22.0),
+            (3, 32.0, 22.0),
+        ] {
+            let x = k as f32 * 42.0;
+            boxes.push(seen([x, 50.0 + 22.0 - h, x + w, 72.0], sure));
+        }
+        all_up_but(&orientations(&boxes), 9);
+    }
+
+    #[test]
+    fn a_box_a_little_long_among_faces_seen_whole_stays_upright() {
+        // Seen from above, a box 1.15× long and 1.26× flat: the finder's error, no claimed
+        // tile (that is 1.78× flatter); only a row lying low is judged by the smaller signs.
+        let long = ([500.0, 4.0, 534.5, 40.0], [0.9, 0.04, 0.03, 0.03]);
+        all_up_but(&orientations(&row(6, &[long])), usize::MAX);
     }
 
     /// Every tile up but tile `claimed`, sideways (its top to the right).
