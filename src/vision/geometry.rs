@@ -98,9 +98,11 @@ pub(super) fn orientations(boxes: &[Seen]) -> Vec<Orientation> {
             let row = row_typical(span, &spans, boxes, along);
             let r = b.aspect() / row.map_or(typical, |t| t.aspect);
             let mut lies_across = r >= SIDEWAYS_RATIO || r <= 1.0 / SIDEWAYS_RATIO;
-            // In a row lying low (its faces wider than deep), a box flatter across the row and
-            // longer along it, by less.
-            if let Some(t) = row.filter(|t| !lies_across && wide(t.aspect) > 1.0) {
+            // In a row lying low (its faces wider than deep, where tiles apart from it show
+            // theirs deeper: standing), a box flatter across the row and longer along it, by
+            // less. A close-up of a few tiles squeezed looks like such a row alone.
+            let lying_low = |t: &RowShape| wide(t.aspect) > 1.0 && t.other_shape_apart;
+            if let Some(t) = row.filter(|t| !lies_across && lying_low(t)) {
                 let longer = b.sides[along] / t.length;
                 lies_across = wide(r) >= ACROSS_FLATTER && wide(r) * longer >= ACROSS_SIGNS;
             }
@@ -129,11 +131,14 @@ fn spans_across_rows(boxes: &[Seen], rows_along: bool) -> Vec<(f32, f32)> {
         .collect()
 }
 
-/// The typical shape of a row of tiles: its boxes' median aspect and median length along it.
+/// The typical shape of a row of tiles: its boxes' median aspect and median length along it,
+/// and whether a tile outside the row has its face the other way (deeper than wide where the
+/// row's are wider than deep: a row lying low in front of standing tiles, seen from the seat).
 #[derive(Clone, Copy)]
 struct RowShape {
     aspect: f32,
     length: f32,
+    other_shape_apart: bool,
 }
 
 /// The typical shape of the row of the box spanning `(lo, hi)` across the rows: of the boxes
@@ -145,12 +150,11 @@ fn row_typical(
     boxes: &[Seen],
     along: usize,
 ) -> Option<RowShape> {
-    let in_row: Vec<&Seen> = boxes
+    let (in_row, apart): (Vec<(&Seen, _)>, Vec<_>) = boxes
         .iter()
         .zip(spans)
-        .filter(|&(_, &(olo, ohi))| hi.min(ohi) - lo.max(olo) >= 0.5 * (hi - lo).min(ohi - olo))
-        .map(|(o, _)| o)
-        .collect();
+        .partition(|&(_, &(olo, ohi))| hi.min(ohi) - lo.max(olo) >= 0.5 * (hi - lo).min(ohi - olo));
+    let in_row: Vec<&Seen> = in_row.into_iter().map(|(o, _)| o).collect();
     let aspects: Vec<f32> = in_row.iter().map(|o| o.aspect()).collect();
     let (least, most) = aspects
         .iter()
@@ -158,10 +162,16 @@ fn row_typical(
     match in_row.len() {
         0 | 1 => None,
         2 if most / least >= SIDEWAYS_RATIO => None,
-        _ => Some(RowShape {
-            aspect: median(aspects),
-            length: median(in_row.iter().map(|o| o.sides[along]).collect()),
-        }),
+        _ => {
+            let aspect = median(aspects);
+            Some(RowShape {
+                aspect,
+                length: median(in_row.iter().map(|o| o.sides[along]).collect()),
+                other_shape_apart: apart
+                    .iter()
+                    .any(|(o, _)| (o.aspect() - 1.0) * (aspect - 1.0) < 0.0),
+            })
+        }
     }
 }
 
@@ -471,6 +481,9 @@ mod tests {
             boxes.push(seen([x, 50.0 + 22.0 - h, x + w, 72.0], sure));
         }
         all_up_but(&orientations(&boxes), 9);
+        // The same row alone (a close-up of a few tiles squeezed): no standing tiles behind
+        // it say it lies low, and the box, no claimed tile's shape, keeps the row's axis.
+        all_up_but(&orientations(&boxes[8..]), usize::MAX);
     }
 
     #[test]
