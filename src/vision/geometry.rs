@@ -444,20 +444,16 @@ mod tests {
         // Eight standing tiles 30×40; in front of them, lying low, a meld squeezed to 32×22
         // and one whose middle tile, claimed, lies across it (42×17). By the photo's typical
         // shape the squeezed tiles looked sideways; the finder says up for all, surely.
-        let sure = [0.998, 0.001, 0.0005, 0.0005];
-        let mut boxes: Vec<_> = row(8, &[])
-            .into_iter()
-            .map(|b| Seen { turn: sure, ..b })
-            .collect();
+        let mut boxes = standing_row();
         for (x, w, h) in [(0.0, 32.0, 22.0), (33.0, 32.0, 22.0), (66.0, 32.0, 22.0)] {
-            boxes.push(seen([x, 50.0, x + w, 50.0 + h], sure));
+            boxes.push(seen([x, 50.0, x + w, 50.0 + h], SURE));
         }
         for (x, w, h) in [
             (110.0, 32.0, 22.0),
             (143.0, 42.0, 17.0),
             (186.0, 32.0, 22.0),
         ] {
-            boxes.push(seen([x, 50.0 + 22.0 - h, x + w, 72.0], sure));
+            boxes.push(seen([x, 50.0 + 22.0 - h, x + w, 72.0], SURE));
         }
         all_up_but(&orientations(&boxes), 12);
     }
@@ -466,11 +462,7 @@ mod tests {
     fn from_the_seat_a_claimed_tile_lying_low_turns_though_its_box_is_drawn_too_deep() {
         // As the finder outlines a real one: 40×21 among tiles squeezed to 32×22, 1.31× their
         // aspect (1.78× drawn) and 1.25× their length along the row.
-        let sure = [0.998, 0.001, 0.0005, 0.0005];
-        let mut boxes: Vec<_> = row(8, &[])
-            .into_iter()
-            .map(|b| Seen { turn: sure, ..b })
-            .collect();
+        let mut boxes = standing_row();
         for (k, w, h) in [
             (0, 32.0, 22.0),
             (1, 40.0, 21.0),
@@ -478,7 +470,7 @@ mod tests {
             (3, 32.0, 22.0),
         ] {
             let x = k as f32 * 42.0;
-            boxes.push(seen([x, 50.0 + 22.0 - h, x + w, 72.0], sure));
+            boxes.push(seen([x, 50.0 + 22.0 - h, x + w, 72.0], SURE));
         }
         all_up_but(&orientations(&boxes), 9);
         // The same row alone (a close-up of a few tiles squeezed): no standing tiles behind
@@ -492,6 +484,17 @@ mod tests {
         // tile (that is 1.78× flatter); only a row lying low is judged by the smaller signs.
         let long = ([500.0, 4.0, 534.5, 40.0], [0.9, 0.04, 0.03, 0.03]);
         all_up_but(&orientations(&row(6, &[long])), usize::MAX);
+    }
+
+    /// The finder's call for every tile seen from the seat: up, surely.
+    const SURE: [f32; 4] = [0.998, 0.001, 0.0005, 0.0005];
+
+    /// Eight standing tiles 30×40, called up surely (SURE).
+    fn standing_row() -> Vec<Seen> {
+        row(8, &[])
+            .into_iter()
+            .map(|b| Seen { turn: SURE, ..b })
+            .collect()
     }
 
     /// Every tile up but tile `claimed`, sideways (its top to the right).
