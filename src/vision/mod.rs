@@ -446,9 +446,10 @@ impl Recognizer {
     /// The big boxes of the coarse look that the classifier calls a tile (all of them with a
     /// classifier without "not a tile"): a big box over a row of tiles, read as no tile, must
     /// not hide the tiles the fine look found inside it. Nor may one read with no sure face,
-    /// or one face down, over two or more tiles of the fine look (`covers_tiles`): two
+    /// or one face down, over two or more tiles of the fine look (`tiles_covered`): two
     /// neighbours seen as one (two backs of a wall: 10 → 12 of the 14 judged real backs of
     /// the rf validation photos kept, `tools/rf_labels.py check-backs`; nothing else moved).
+    /// Nor one over three or more where the fine look sees tiles that big (a meld lying low on a pale table seen as one sideways tile: `tools/real_hands.py --seat` seeds 1–3 113 → 114 of 120, seeds 4–6 and everything else as they were).
     fn drop_look_alikes(
         &mut self,
         img: &RgbImage,
@@ -467,8 +468,13 @@ impl Recognizer {
             .zip(probe)
             .filter(|((c, p), d)| {
                 // Two tiles seen as one: read with no sure face, or face down (it shows none).
+                // Three or more, however surely read, where the fine look sees tiles that big
+                // (under FINE_MAX_SHARE): a meld lying low on a pale table, seen as one
+                // sideways tile. In a close-up the big tile is bigger, and its pips fill it.
                 let weak = d.face_down || max(&d.probs) < WEAK_OVER_TILES;
-                *p < NOT_A_TILE && !(weak && covers_tiles(c, fine))
+                let tiles = tiles_covered(c, fine);
+                let small = side(&c.bounds) < FINE_MAX_SHARE * w.max(h) as f32;
+                *p < NOT_A_TILE && !((weak && tiles >= 2) || (small && tiles >= 3))
             })
             .map(|((c, _), _)| c)
             .collect())
@@ -908,9 +914,9 @@ const WEAK_OVER_TILES: f32 = 0.5;
 const TILE_SHARE: f32 = 1.0 / 6.0;
 const TILES_FILL: f32 = 0.6;
 
-/// Whether the big box `c` holds two or more of the fine look's boxes that are tiles of their
-/// own (TILE_SHARE, TILES_FILL).
-fn covers_tiles(c: &Candidate, fine: &[Candidate]) -> bool {
+/// How many of the fine look's boxes inside the big box `c` are tiles of their own
+/// (TILE_SHARE, TILES_FILL); 0 when they do not fill it.
+fn tiles_covered(c: &Candidate, fine: &[Candidate]) -> usize {
     let area = |r: &[f32; 4]| (r[2] - r[0]) * (r[3] - r[1]);
     let big = area(&c.bounds);
     let tiles: Vec<f32> = fine
@@ -919,7 +925,11 @@ fn covers_tiles(c: &Candidate, fine: &[Candidate]) -> bool {
         .map(|f| area(&f.bounds))
         .filter(|&a| a >= TILE_SHARE * big)
         .collect();
-    tiles.len() >= 2 && tiles.iter().sum::<f32>() >= TILES_FILL * big
+    if tiles.iter().sum::<f32>() >= TILES_FILL * big {
+        tiles.len()
+    } else {
+        0
+    }
 }
 
 /// Drops what the fine look saw inside a big tile of a coarse look: its pips and characters.
@@ -1177,8 +1187,8 @@ mod tests {
             cand([2.0, 2.0, 98.0, 138.0], 0.9),
             cand([102.0, 2.0, 198.0, 138.0], 0.9),
         ];
-        assert!(covers_tiles(&pair, &two));
-        assert!(!covers_tiles(&pair, &two[..1]));
+        assert_eq!(tiles_covered(&pair, &two), 2);
+        assert_eq!(tiles_covered(&pair, &two[..1]), 0);
         let tile = cand([0.0, 0.0, 300.0, 400.0], 0.8);
         let pips: Vec<Candidate> = (0..4)
             .map(|k| {
@@ -1186,7 +1196,7 @@ mod tests {
                 cand([x, y, x + 80.0, y + 80.0], 0.6)
             })
             .collect();
-        assert!(!covers_tiles(&tile, &pips));
+        assert_eq!(tiles_covered(&tile, &pips), 0);
         // A row of four flowers seen as one box: each a fifth of it, together most of it.
         let row = cand([0.0, 0.0, 250.0, 80.0], 0.6);
         let four: Vec<Candidate> = (0..4)
@@ -1195,13 +1205,22 @@ mod tests {
                 cand([x, 6.0, x + 56.0, 76.0], 0.8)
             })
             .collect();
-        assert!(covers_tiles(&row, &four));
+        assert_eq!(tiles_covered(&row, &four), 4);
+        // A meld lying low seen as one box: three tiles, a third of it each.
+        let meld = cand([0.0, 0.0, 300.0, 110.0], 0.9);
+        let three: Vec<Candidate> = (0..3)
+            .map(|k| {
+                let x = 2.0 + 100.0 * k as f32;
+                cand([x, 4.0, x + 96.0, 106.0], 0.8)
+            })
+            .collect();
+        assert_eq!(tiles_covered(&meld, &three), 3);
         // Two big pips of a 2p, a fifth of the tile each, are not tiles of their own.
         let two_pips = [
             cand([60.0, 40.0, 240.0, 160.0], 0.6),
             cand([60.0, 240.0, 240.0, 360.0], 0.6),
         ];
-        assert!(!covers_tiles(&tile, &two_pips));
+        assert_eq!(tiles_covered(&tile, &two_pips), 0);
     }
 
     #[test]
