@@ -91,6 +91,9 @@ pub(super) fn orientations(boxes: &[Seen]) -> Vec<Orientation> {
             1.0 / aspect
         }
     };
+    // A row lying low: its faces wider than deep, where tiles apart from it show theirs
+    // deeper (standing). A close-up of a few tiles squeezed looks like such a row alone.
+    let lying_low = |t: &RowShape| wide(t.aspect) > 1.0 && t.other_shape_apart;
     boxes
         .iter()
         .zip(&spans)
@@ -98,10 +101,7 @@ pub(super) fn orientations(boxes: &[Seen]) -> Vec<Orientation> {
             let row = row_typical(span, &spans, boxes, along);
             let r = b.aspect() / row.map_or(typical, |t| t.aspect);
             let mut lies_across = r >= SIDEWAYS_RATIO || r <= 1.0 / SIDEWAYS_RATIO;
-            // In a row lying low (its faces wider than deep, where tiles apart from it show
-            // theirs deeper: standing), a box flatter across the row and longer along it, by
-            // less. A close-up of a few tiles squeezed looks like such a row alone.
-            let lying_low = |t: &RowShape| wide(t.aspect) > 1.0 && t.other_shape_apart;
+            // In a row lying low, a box flatter across the row and longer along it, by less.
             if let Some(t) = row.filter(|t| !lies_across && lying_low(t)) {
                 let longer = b.sides[along] / t.length;
                 lies_across = wide(r) >= ACROSS_FLATTER && wide(r) * longer >= ACROSS_SIGNS;

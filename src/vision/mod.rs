@@ -449,7 +449,9 @@ impl Recognizer {
     /// or one face down, over two or more tiles of the fine look (`tiles_covered`): two
     /// neighbours seen as one (two backs of a wall: 10 → 12 of the 14 judged real backs of
     /// the rf validation photos kept, `tools/rf_labels.py check-backs`; nothing else moved).
-    /// Nor one over three or more where the fine look sees tiles that big (a meld lying low on a pale table seen as one sideways tile: `tools/real_hands.py --seat` seeds 1–3 113 → 114 of 120, seeds 4–6 and everything else as they were).
+    /// Nor one over three or more where the fine look sees tiles that big (a meld lying low on
+    /// a pale table seen as one sideways tile: `tools/real_hands.py --seat` seeds 1–3 113 → 114
+    /// of 120; seeds 4–6 and everything else as they were).
     fn drop_look_alikes(
         &mut self,
         img: &RgbImage,
@@ -1180,6 +1182,17 @@ mod tests {
         assert!(!fits(&tile, &column, std::slice::from_ref(&tile)));
     }
 
+    /// `n` boxes of the fine look (score 0.8) of `size`, the first at `from`, `pitch` apart
+    /// along x.
+    fn side_by_side(n: usize, from: [f32; 2], pitch: f32, size: [f32; 2]) -> Vec<Candidate> {
+        (0..n)
+            .map(|k| {
+                let x = from[0] + pitch * k as f32;
+                cand([x, from[1], x + size[0], from[1] + size[1]], 0.8)
+            })
+            .collect()
+    }
+
     #[test]
     fn a_big_box_over_two_tiles_covers_them_and_one_over_its_pips_does_not() {
         let pair = cand([0.0, 0.0, 200.0, 140.0], 0.7);
@@ -1199,21 +1212,11 @@ mod tests {
         assert_eq!(tiles_covered(&tile, &pips), 0);
         // A row of four flowers seen as one box: each a fifth of it, together most of it.
         let row = cand([0.0, 0.0, 250.0, 80.0], 0.6);
-        let four: Vec<Candidate> = (0..4)
-            .map(|k| {
-                let x = 4.0 + 62.0 * k as f32;
-                cand([x, 6.0, x + 56.0, 76.0], 0.8)
-            })
-            .collect();
+        let four = side_by_side(4, [4.0, 6.0], 62.0, [56.0, 70.0]);
         assert_eq!(tiles_covered(&row, &four), 4);
         // A meld lying low seen as one box: three tiles, a third of it each.
         let meld = cand([0.0, 0.0, 300.0, 110.0], 0.9);
-        let three: Vec<Candidate> = (0..3)
-            .map(|k| {
-                let x = 2.0 + 100.0 * k as f32;
-                cand([x, 4.0, x + 96.0, 106.0], 0.8)
-            })
-            .collect();
+        let three = side_by_side(3, [2.0, 4.0], 100.0, [96.0, 102.0]);
         assert_eq!(tiles_covered(&meld, &three), 3);
         // Two big pips of a 2p, a fifth of the tile each, are not tiles of their own.
         let two_pips = [
