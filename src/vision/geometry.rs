@@ -175,7 +175,7 @@ fn row_typical(
     }
 }
 
-fn median(mut v: Vec<f32>) -> f32 {
+pub(super) fn median(mut v: Vec<f32>) -> f32 {
     v.sort_by(f32::total_cmp);
     v[v.len() / 2]
 }

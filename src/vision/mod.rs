@@ -451,7 +451,8 @@ impl Recognizer {
     /// the rf validation photos kept, `tools/rf_labels.py check-backs`; nothing else moved).
     /// Nor one over three or more where the fine look sees tiles that big (a meld lying low on
     /// a pale table seen as one sideways tile: `tools/real_hands.py --seat` seeds 1–3 113 → 114
-    /// of 120; seeds 4–6 and everything else as they were).
+    /// of 120; seeds 4–6 and everything else as they were). Nor one read weakly over many
+    /// tiles much smaller than itself (`tiles_seen_as_one`).
     fn drop_look_alikes(
         &mut self,
         img: &RgbImage,
@@ -474,9 +475,7 @@ impl Recognizer {
                 // (under FINE_MAX_SHARE): a meld lying low on a pale table, seen as one
                 // sideways tile. In a close-up the big tile is bigger, and its pips fill it.
                 let weak = d.face_down || max(&d.probs) < WEAK_OVER_TILES;
-                let tiles = tiles_covered(c, fine);
-                let small = side(&c.bounds) < FINE_MAX_SHARE * w.max(h) as f32;
-                *p < NOT_A_TILE && !((weak && tiles >= 2) || (small && tiles >= 3))
+                *p < NOT_A_TILE && !tiles_seen_as_one(c, fine, weak, w.max(h) as f32)
             })
             .map(|((c, _), _)| c)
             .collect())
@@ -861,23 +860,28 @@ const BLOCK_MANY: usize = 12;
 
 /// Whether the big box `c` holds a block of the fine look's tiles, much smaller than itself.
 fn is_a_block(c: &Candidate, fine: &[Candidate]) -> bool {
+    small_tiles_inside(c, fine).is_some_and(|inner| {
+        let centres: Vec<[f32; 2]> = inner.iter().map(|f| f.rect.centre).collect();
+        inner.len() >= BLOCK_MANY || flatness(&centres) < BLOCK_ROW
+    })
+}
+
+/// The fine look's boxes inside the big box `c` when they are at least BLOCK_COUNT and their
+/// median side is under BLOCK_SIDE of its side: tiles much smaller than it, or the pips and
+/// strokes of a big tile.
+fn small_tiles_inside<'a>(c: &Candidate, fine: &'a [Candidate]) -> Option<Vec<&'a Candidate>> {
     let inner: Vec<&Candidate> = fine
         .iter()
         .filter(|f| inside(&f.bounds, &c.bounds))
         .collect();
     if inner.len() < BLOCK_COUNT {
-        return false;
+        return None;
     }
-    let mut sides: Vec<f32> = inner
+    let sides: Vec<f32> = inner
         .iter()
         .map(|f| f.rect.along.max(f.rect.across))
         .collect();
-    sides.sort_by(f32::total_cmp);
-    if sides[sides.len() / 2] >= BLOCK_SIDE * side(&c.bounds) {
-        return false;
-    }
-    let centres: Vec<[f32; 2]> = inner.iter().map(|f| f.rect.centre).collect();
-    inner.len() >= BLOCK_MANY || flatness(&centres) < BLOCK_ROW
+    (geometry::median(sides) < BLOCK_SIDE * side(&c.bounds)).then_some(inner)
 }
 
 /// How far points lie from a line through them: the spread across their main axis over the
@@ -915,6 +919,17 @@ const WEAK_OVER_TILES: f32 = 0.5;
 /// about a fifth, held in `tools/real_hands.py --seed 1`; the pips of a 2p fill less).
 const TILE_SHARE: f32 = 1.0 / 6.0;
 const TILES_FILL: f32 = 0.6;
+
+/// Whether the big box `c` of a coarse look is tiles of the fine look seen as one, in a
+/// photo whose long side is `long`: read `weak`ly (no sure face, or face down) over two or
+/// more tiles filling it, or over many much smaller (`small_tiles_inside`: a standing row and
+/// a meld in front of it on a pale table, `tools/real_hands.py --seat --turned` seed 8); over
+/// three or more however read where the fine look sees tiles that big (under FINE_MAX_SHARE).
+fn tiles_seen_as_one(c: &Candidate, fine: &[Candidate], weak: bool, long: f32) -> bool {
+    let tiles = tiles_covered(c, fine);
+    let small = side(&c.bounds) < FINE_MAX_SHARE * long;
+    (weak && (tiles >= 2 || small_tiles_inside(c, fine).is_some())) || (small && tiles >= 3)
+}
 
 /// How many of the fine look's boxes inside the big box `c` are tiles of their own
 /// (TILE_SHARE, TILES_FILL); 0 when they do not fill it.
@@ -1224,6 +1239,27 @@ mod tests {
             cand([60.0, 240.0, 240.0, 360.0], 0.6),
         ];
         assert_eq!(tiles_covered(&tile, &two_pips), 0);
+    }
+
+    #[test]
+    fn a_weak_box_over_a_row_and_a_meld_is_those_tiles_and_a_weak_tile_over_its_pips_is_not() {
+        // Eight tiles of a standing row and two of a meld in front, 200×250 each, in a box
+        // 1700×800 of a 4000-pixel photo: neither a row alone nor twelve.
+        let mut fine = side_by_side(8, [1250.0, 1300.0], 220.0, [200.0, 250.0]);
+        fine.extend(side_by_side(2, [1350.0, 1620.0], 280.0, [260.0, 180.0]));
+        let big = cand([1230.0, 1020.0, 2930.0, 1820.0], 0.52);
+        assert!(!is_a_block(&big, &fine));
+        assert!(tiles_seen_as_one(&big, &fine, true, 4000.0));
+        assert!(!tiles_seen_as_one(&big, &fine, false, 4000.0));
+        // A close-up of one tile read weakly, over its four pips: the pips are not tiles.
+        let tile = cand([0.0, 0.0, 300.0, 400.0], 0.8);
+        let pips: Vec<Candidate> = (0..4)
+            .map(|k| {
+                let (x, y) = (40.0 + 140.0 * (k % 2) as f32, 60.0 + 180.0 * (k / 2) as f32);
+                cand([x, y, x + 80.0, y + 80.0], 0.6)
+            })
+            .collect();
+        assert!(!tiles_seen_as_one(&tile, &pips, true, 400.0));
     }
 
     #[test]
