@@ -49,7 +49,15 @@ impl Seen {
 /// of 120 hands read exactly; tiles misread on the `seat` photos of `tools/eval_photos.py`
 /// 4 → 0; the other sets and the 180 hands seen from above as they were). In a row lying low,
 /// smaller signs do (ACROSS_SIGNS; `--seat --turned` seeds 1–3: 80 → 110 of 120, 4–6: 101).
+#[cfg(test)]
 pub(super) fn orientations(boxes: &[Seen]) -> Vec<Orientation> {
+    turns(boxes).into_iter().map(|t| t.0).collect()
+}
+
+/// Each box's orientation (`orientations`), and whether it was left upright in a row lying
+/// low, where a tile across the row may show no other shape than an upright one (`read_faces`
+/// then asks the classifier which way its face reads best).
+pub(super) fn turns(boxes: &[Seen]) -> Vec<(Orientation, bool)> {
     const TURNS: [Orientation; 4] = [
         Orientation::Up,
         Orientation::Right,
@@ -66,50 +74,87 @@ pub(super) fn orientations(boxes: &[Seen]) -> Vec<Orientation> {
     if boxes.len() < 4 {
         return boxes
             .iter()
-            .map(|b| TURNS[argmax(&b.turn, &[0, 1, 2, 3])])
+            .map(|b| (TURNS[argmax(&b.turn, &[0, 1, 2, 3])], false))
             .collect();
     }
-    let typical = median(boxes.iter().map(Seen::aspect).collect());
-    // Which way the typical tile lies: the finder's vote over the boxes of typical shape.
-    let (mut upright, mut across) = (0.0f32, 0.0f32);
-    for b in boxes {
-        let r = b.aspect() / typical;
-        if r < SIDEWAYS_RATIO && r > 1.0 / SIDEWAYS_RATIO {
-            upright += b.turn[0] + b.turn[2];
-            across += b.turn[1] + b.turn[3];
+    let rows = Rows::of(boxes);
+    boxes
+        .iter()
+        .zip(rows.across())
+        .map(|(b, (lies_across, low))| {
+            let is_upright = lies_across != rows.typical_upright;
+            let turn = TURNS[argmax(&b.turn, if is_upright { &[0, 2] } else { &[1, 3] })];
+            (turn, low)
+        })
+        .collect()
+}
+
+/// The rows of a photo's boxes as `turns` weighs them.
+struct Rows<'a> {
+    boxes: &'a [Seen],
+    /// The photo's typical aspect, and whether its typical tile stands upright.
+    typical: f32,
+    typical_upright: bool,
+    /// Where each box lies across the rows (`spans_across_rows`).
+    spans: Vec<(f32, f32)>,
+    /// Which side of a box runs along its row.
+    along: usize,
+}
+
+impl<'a> Rows<'a> {
+    fn of(boxes: &'a [Seen]) -> Rows<'a> {
+        let typical = median(boxes.iter().map(Seen::aspect).collect());
+        // Which way the typical tile lies: the finder's vote over the boxes of typical shape.
+        let (mut upright, mut across) = (0.0f32, 0.0f32);
+        for b in boxes {
+            let r = b.aspect() / typical;
+            if r < SIDEWAYS_RATIO && r > 1.0 / SIDEWAYS_RATIO {
+                upright += b.turn[0] + b.turn[2];
+                across += b.turn[1] + b.turn[3];
+            }
+        }
+        let typical_upright = upright >= across;
+        Rows {
+            boxes,
+            typical,
+            typical_upright,
+            spans: spans_across_rows(boxes, typical_upright),
+            along: usize::from(!typical_upright),
         }
     }
-    let typical_upright = upright >= across;
-    let spans = spans_across_rows(boxes, typical_upright);
-    // Which side of a box runs along its row: `along` where the rows run along it.
-    let along = usize::from(!typical_upright);
-    // An aspect as width along the row over depth across it.
-    let wide = |aspect: f32| {
-        if typical_upright {
+
+    /// An aspect as width along the row over depth across it.
+    fn wide(&self, aspect: f32) -> f32 {
+        if self.typical_upright {
             aspect
         } else {
             1.0 / aspect
         }
-    };
-    // A row lying low: its faces wider than deep, where tiles apart from it show theirs
-    // deeper (standing). A close-up of a few tiles squeezed looks like such a row alone.
-    let lying_low = |t: &RowShape| wide(t.aspect) > 1.0 && t.other_shape_apart;
-    boxes
-        .iter()
-        .zip(&spans)
-        .map(|(b, &span)| {
-            let row = row_typical(span, &spans, boxes, along);
-            let r = b.aspect() / row.map_or(typical, |t| t.aspect);
-            let mut lies_across = r >= SIDEWAYS_RATIO || r <= 1.0 / SIDEWAYS_RATIO;
-            // In a row lying low, a box flatter across the row and longer along it, by less.
-            if let Some(t) = row.filter(|t| !lies_across && lying_low(t)) {
-                let longer = b.sides[along] / t.length;
-                lies_across = wide(r) >= ACROSS_FLATTER && wide(r) * longer >= ACROSS_SIGNS;
-            }
-            let is_upright = lies_across != typical_upright;
-            TURNS[argmax(&b.turn, if is_upright { &[0, 2] } else { &[1, 3] })]
-        })
-        .collect()
+    }
+
+    /// For each box, whether it lies across its row, and whether it was left upright in a
+    /// row lying low: its faces wider than deep, where tiles apart from it show theirs deeper
+    /// (standing; a close-up of a few tiles squeezed looks like such a row alone).
+    fn across(&self) -> Vec<(bool, bool)> {
+        let lying_low = |t: &RowShape| self.wide(t.aspect) > 1.0 && t.other_shape_apart;
+        self.boxes
+            .iter()
+            .zip(&self.spans)
+            .map(|(b, &span)| {
+                let row = row_typical(span, &self.spans, self.boxes, self.along);
+                let r = b.aspect() / row.map_or(self.typical, |t| t.aspect);
+                let mut lies_across = r >= SIDEWAYS_RATIO || r <= 1.0 / SIDEWAYS_RATIO;
+                // In a row lying low, a box flatter across the row and longer along it, by less.
+                let low = row.filter(|t| !lies_across && lying_low(t));
+                if let Some(t) = low {
+                    let longer = b.sides[self.along] / t.length;
+                    let flatter = self.wide(r);
+                    lies_across = flatter >= ACROSS_FLATTER && flatter * longer >= ACROSS_SIGNS;
+                }
+                (lies_across, low.is_some() && !lies_across)
+            })
+            .collect()
+    }
 }
 
 /// Where each box lies across the rows, and how far it reaches across them, measured square
@@ -150,11 +195,11 @@ fn row_typical(
     boxes: &[Seen],
     along: usize,
 ) -> Option<RowShape> {
-    let (in_row, apart): (Vec<(&Seen, _)>, Vec<_>) = boxes
-        .iter()
-        .zip(spans)
-        .partition(|&(_, &(olo, ohi))| hi.min(ohi) - lo.max(olo) >= 0.5 * (hi - lo).min(ohi - olo));
-    let in_row: Vec<&Seen> = in_row.into_iter().map(|(o, _)| o).collect();
+    let (in_row, apart): (Vec<usize>, Vec<usize>) = (0..boxes.len()).partition(|&k| {
+        let (olo, ohi) = spans[k];
+        hi.min(ohi) - lo.max(olo) >= 0.5 * (hi - lo).min(ohi - olo)
+    });
+    let in_row: Vec<&Seen> = in_row.into_iter().map(|k| &boxes[k]).collect();
     let aspects: Vec<f32> = in_row.iter().map(|o| o.aspect()).collect();
     let (least, most) = aspects
         .iter()
@@ -169,7 +214,7 @@ fn row_typical(
                 length: median(in_row.iter().map(|o| o.sides[along]).collect()),
                 other_shape_apart: apart
                     .iter()
-                    .any(|(o, _)| (o.aspect() - 1.0) * (aspect - 1.0) < 0.0),
+                    .any(|&k| (boxes[k].aspect() - 1.0) * (aspect - 1.0) < 0.0),
             })
         }
     }

@@ -86,7 +86,7 @@ impl Recognizer {
             .map(|&(i, j)| joined(&found[i], &found[j]))
             .collect();
         let mut tm = Timings::default();
-        let p_none = self.read_faces(img, &mut whole, &mut tm)?;
+        let p_none = self.read_faces(img, &mut whole, &[], &mut tm)?;
         t.add_time(&tm);
         let mut gone = vec![false; found.len()];
         let mut add = Vec::new();

@@ -148,7 +148,7 @@ impl Recognizer {
         t: &mut Timings,
     ) -> Result<Vec<Detection>, VisionError> {
         let mut tm = Timings::default();
-        let p_none = self.read_faces(img, &mut boxes, &mut tm)?;
+        let p_none = self.read_faces(img, &mut boxes, &[], &mut tm)?;
         t.add_time(&tm);
         Ok(boxes
             .into_iter()
