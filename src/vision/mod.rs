@@ -1290,6 +1290,17 @@ mod tests {
             .collect()
     }
 
+    /// A close-up's tile 300×400 and its four pips (80 pixels each) as the fine look sees them.
+    fn a_tile_and_four_pips() -> (Candidate, Vec<Candidate>) {
+        let pips = (0..4)
+            .map(|k| {
+                let (x, y) = (40.0 + 140.0 * (k % 2) as f32, 60.0 + 180.0 * (k / 2) as f32);
+                cand([x, y, x + 80.0, y + 80.0], 0.6)
+            })
+            .collect();
+        (cand([0.0, 0.0, 300.0, 400.0], 0.8), pips)
+    }
+
     #[test]
     fn a_big_box_over_two_tiles_covers_them_and_one_over_its_pips_does_not() {
         let pair = cand([0.0, 0.0, 200.0, 140.0], 0.7);
@@ -1299,13 +1310,7 @@ mod tests {
         ];
         assert_eq!(tiles_covered(&pair, &two), 2);
         assert_eq!(tiles_covered(&pair, &two[..1]), 0);
-        let tile = cand([0.0, 0.0, 300.0, 400.0], 0.8);
-        let pips: Vec<Candidate> = (0..4)
-            .map(|k| {
-                let (x, y) = (40.0 + 140.0 * (k % 2) as f32, 60.0 + 180.0 * (k / 2) as f32);
-                cand([x, y, x + 80.0, y + 80.0], 0.6)
-            })
-            .collect();
+        let (tile, pips) = a_tile_and_four_pips();
         assert_eq!(tiles_covered(&tile, &pips), 0);
         // A row of four flowers seen as one box: each a fifth of it, together most of it.
         let row = cand([0.0, 0.0, 250.0, 80.0], 0.6);
@@ -1334,13 +1339,7 @@ mod tests {
         assert!(tiles_seen_as_one(&big, &fine, true, 4000.0));
         assert!(!tiles_seen_as_one(&big, &fine, false, 4000.0));
         // A close-up of one tile read weakly, over its four pips: the pips are not tiles.
-        let tile = cand([0.0, 0.0, 300.0, 400.0], 0.8);
-        let pips: Vec<Candidate> = (0..4)
-            .map(|k| {
-                let (x, y) = (40.0 + 140.0 * (k % 2) as f32, 60.0 + 180.0 * (k / 2) as f32);
-                cand([x, y, x + 80.0, y + 80.0], 0.6)
-            })
-            .collect();
+        let (tile, pips) = a_tile_and_four_pips();
         assert!(!tiles_seen_as_one(&tile, &pips, true, 400.0));
     }
 
