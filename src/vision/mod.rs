@@ -671,7 +671,7 @@ impl Recognizer {
             if let Some(j) = unsure.iter().position(|&u| u == k) {
                 let margin = if sideways[k] { 0.0 } else { TURN_MARGIN };
                 if max(&second[j].faces) > max(&first[k].faces) + margin {
-                    turn_round(d);
+                    *d = turned(d, 2);
                     read = &second[j];
                 }
             }
@@ -707,7 +707,7 @@ impl Recognizer {
         }
         let turned: Vec<Detection> = picks
             .iter()
-            .flat_map(|&i| [quarter_turn(&kept[i], true), quarter_turn(&kept[i], false)])
+            .flat_map(|&i| [turned(&kept[i], 1), turned(&kept[i], 3)])
             .collect();
         let every: Vec<usize> = (0..turned.len()).collect();
         let reads = self.classify_cuts(&cut_faces(img, &turned, &every))?;
@@ -829,9 +829,9 @@ fn turned_round(crops: &Array4<f32>, picks: &[usize], n: usize) -> Array4<f32> {
     turned
 }
 
-/// A tile's face turned a quarter within its outline, `clockwise` or not: its top points
-/// the next way round, and its top left corner moves to the next corner.
-fn quarter_turn(d: &Detection, clockwise: bool) -> Detection {
+/// A tile's face turned clockwise by `quarters` quarter turns within its outline: its top
+/// points that many ways further round, and its top left corner moves that many corners on.
+fn turned(d: &Detection, quarters: usize) -> Detection {
     const ROUND: [Orientation; 4] = [
         Orientation::Up,
         Orientation::Right,
@@ -839,25 +839,12 @@ fn quarter_turn(d: &Detection, clockwise: bool) -> Detection {
         Orientation::Left,
     ];
     let at = ROUND.iter().position(|&o| o == d.orientation).unwrap_or(0);
-    let step = if clockwise { 1 } else { 3 };
     let c = d.corners;
     Detection {
-        orientation: ROUND[(at + step) % 4],
-        corners: std::array::from_fn(|k| c[(k + step) % 4]),
+        orientation: ROUND[(at + quarters) % 4],
+        corners: std::array::from_fn(|k| c[(k + quarters) % 4]),
         ..d.clone()
     }
-}
-
-/// A tile's outline and orientation turned round (its top and bottom swapped).
-fn turn_round(d: &mut Detection) {
-    d.orientation = match d.orientation {
-        Orientation::Up => Orientation::Down,
-        Orientation::Down => Orientation::Up,
-        Orientation::Left => Orientation::Right,
-        Orientation::Right => Orientation::Left,
-    };
-    let c = d.corners;
-    d.corners = [c[2], c[3], c[0], c[1]];
 }
 
 /// The face's outline grown by MARGIN about its centre, when that stays inside the photo (a
@@ -1344,7 +1331,7 @@ mod tests {
     }
 
     #[test]
-    fn a_quarter_turn_gives_the_outline_of_the_face_turned_each_way() {
+    fn a_turn_gives_the_outline_of_the_face_turned_each_way() {
         let rect = Rect {
             centre: [50.0, 40.0],
             angle: 0.2,
@@ -1358,15 +1345,15 @@ mod tests {
             orientation: Orientation::Up,
             probs: vec![0.5],
         };
-        let right = quarter_turn(&d, true);
+        let right = turned(&d, 1);
         assert_eq!(right.orientation, Orientation::Right);
         assert_eq!(right.corners, rect.corners(Orientation::Right));
-        let left = quarter_turn(&d, false);
+        let left = turned(&d, 3);
         assert_eq!(left.orientation, Orientation::Left);
         assert_eq!(left.corners, rect.corners(Orientation::Left));
-        let down = quarter_turn(&right, true);
+        let down = turned(&right, 1);
         assert_eq!(down.corners, rect.corners(Orientation::Down));
-        assert_eq!(quarter_turn(&down, true).orientation, Orientation::Left);
+        assert_eq!(turned(&down, 1).orientation, Orientation::Left);
         assert_eq!(right.probs, d.probs);
     }
 
