@@ -23,6 +23,9 @@ Sets (none of them trained on):
 - `seat`: winning hands of the scoring corpus photographed from the seat with the same real
   tiles (scenes.seat_view: standing tiles seen from the front at 15-30 degrees, their tops
   showing, melds lying low in front), 12 MP, half turned up to 6 degrees.
+- `backdrops`: Debian's photo wallpapers and texture patterns (wood, stone, cloth, paper), the
+  half never trained on, whole and a piece of each scaled up: no tile anywhere, so every tile
+  reported, face down too, is a false one.
 - `camerash`: the camerash-dev photos with boxes in datasets/labels (where tiles are, not which
   faces): localisation only.
 
@@ -159,6 +162,24 @@ def no_tiles(rng: random.Random) -> list[tuple[Image.Image, list]]:
     return items
 
 
+def backdrops(rng: random.Random) -> list[tuple[Image.Image, list]]:
+    """The held-out half of Debian's photo wallpapers and texture patterns
+    (`realdata.backdrops`): each picture whole (photos up to 12 MP, patterns laid over 1600 x
+    1200) and a piece of it, a quarter to a half of its width, scaled to 1600 pixels wide (a
+    close look at a table or floor). No tile anywhere: every tile reported, face up or down,
+    is a false one."""
+    items = []
+    for path in realdata.backdrops("holdout"):
+        img = realdata.load_backdrop(path)
+        W, H = img.size
+        w = rng.uniform(0.25, 0.5) * W
+        h = min(H, w * rng.uniform(0.6, 1.0))
+        x, y = rng.uniform(0, W - w), rng.uniform(0, H - h)
+        piece = img.crop((int(x), int(y), int(x + w), int(y + h))).resize((1600, round(1600 * h / w)), Image.BICUBIC)
+        items += [(img, []), (piece, [])]
+    return items
+
+
 def unseen_banks() -> dict[str, dict[str, list[Image.Image]]]:
     """The real crops of each camerash-dev validation tile set (never trained on), by face,
     the faces its photos show only."""
@@ -245,6 +266,11 @@ def camerash() -> list[tuple[Image.Image, list]]:
         if photo.exists():
             items.append((Image.open(photo).convert("RGB"), [(None if not t["face_down"] else "back", tuple(t["box"])) for t in doc["tiles"]]))
     return items
+
+
+# Sets whose labels include face-down tiles (or that hold no tile at all): a back reported
+# where no label is counts as a false tile there.
+BACKS_LABELLED = ("camerash", "backdrops")
 
 
 def outline_bounds(corners) -> list[int]:
@@ -352,6 +378,7 @@ def main():
         "crops": lambda: crops(),
         "glass": lambda: glass(),
         "seat": lambda: seat(),
+        "backdrops": lambda: backdrops(random.Random(8)),
     }
     print(f"{'set':<12} {'photos':>6} {'precision':>9} {'recall':>7} {'F1':>6} {'exact':>11} {'false tiles':>11} {'ms/photo':>8}  found (any face): P / R")
     for name in args.sets.split(","):
@@ -367,10 +394,10 @@ def main():
         for p, labels in items:
             a = answers.get(str(p), {})
             ms.append(a.get("ms", {}).get("total", 0) if isinstance(a.get("ms"), dict) else a.get("ms", 0) or 0)
-            r, pr, g, ex = score_photo(a, labels, faces_known=name != "camerash", backs_labelled=name == "camerash")
+            r, pr, g, ex = score_photo(a, labels, faces_known=name != "camerash", backs_labelled=name in BACKS_LABELLED)
             R, P, G, E = R + r, P + pr, G + g, E + ex
-            LR += score_photo(a, labels, faces_known=False, backs_labelled=name == "camerash", any_face=True)[0]
-            kinds += error_kinds(a, labels, backs_labelled=name == "camerash")
+            LR += score_photo(a, labels, faces_known=False, backs_labelled=name in BACKS_LABELLED, any_face=True)[0]
+            kinds += error_kinds(a, labels, backs_labelled=name in BACKS_LABELLED)
             if detail:
                 read = [(t["tile"], round(t.get("p", 0), 2), outline_bounds(t["corners"])) for t in a.get("tiles", [])]
                 detail.write(json.dumps({"set": name, "file": str(p), "right": r, "reported": pr, "labelled": g, "labels": [(f, [round(v) for v in b]) for f, b in labels], "read": read}) + "\n")
@@ -379,10 +406,12 @@ def main():
         print(f"{name:<12} {len(items):>6} {prec:>9.3f} {rec:>7.3f} {f1:>6.3f} {E:>4}/{len(items):<4} ({E / len(items):.0%}) {P - R:>5} {np.mean(ms):>8.1f}  {LR / max(P, 1):.3f} / {LR / max(G, 1):.3f}")
         if name != "camerash":
             down = sum(t.get("face_down", False) for p, _ in items for t in answers.get(str(p), {}).get("tiles", []))
+            with_tiles = sum(bool(answers.get(str(p), {}).get("tiles")) for p, _ in items)
             print(
                 f"{'':<12} wrong: {kinds['misread']} misread, {kinds['outline off']} outlined off (IoU 0.1-0.5), "
                 f"{kinds['missed']} missed, {kinds['false']} reported where no label is; "
-                f"{down} face-down tiles reported (the labels have no backs: counted neither way)"
+                + (f"{down} face-down tiles reported (the labels have no backs: counted neither way)" if name not in BACKS_LABELLED
+                   else f"{down} of them face down; {with_tiles} pictures with a tile reported")
             )
         for p, _ in items[: args.show]:
             subprocess.run([args.bin, "scan", *extra, str(p), "--annotate", str(p.with_suffix(".annotated.png"))], capture_output=True)

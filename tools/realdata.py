@@ -668,3 +668,104 @@ if __name__ == "__main__":  # python tools/realdata.py N: N finder samples with 
         sheet.paste(img, ((k % 4) * 320, (k // 4) * 320))
     sheet.save(out / "finder_samples.png")
     print(len(rf_photos("train")), len(rf_photos("valid-train")), len(rf_photos("holdout")))
+
+
+# ---------------------------------------------------------------------------------------------
+# Real pictures with no tile: Debian's photo wallpapers and texture patterns.
+
+# Where Debian's packages put them (apt-get install ukui-wallpapers mate-backgrounds
+# lomiri-wallpapers-20.04 plasma-workspace-wallpapers gimp-data). Each package's licence is
+# its own (GPL, CC BY-SA and others): they are read in place when crops and pictures are made,
+# never copied into the repository.
+BACKDROP_GLOBS = (
+    "/usr/share/backgrounds/**/*.jpg",
+    "/usr/share/backgrounds/**/*.png",
+    "/usr/share/wallpapers/*/contents/images/*.*",
+    "/usr/share/gimp/2.0/patterns/*/*.pat",
+)
+# A pattern is laid side by side to fill a picture this size, each copy scaled so it is about
+# BACKDROP_PATTERN_SIDE pixels wide (wood, stone or cloth as a table seen in a photo).
+BACKDROP_SIZE = (1600, 1200)
+BACKDROP_PATTERN_SIDE = 400
+
+
+def _backdrop_name(path: Path) -> str:
+    """One name a picture: a KDE wallpaper by its folder, others by their stem before any size."""
+    if path.parts[:4] == ("/", "usr", "share", "wallpapers"):
+        return "kde-" + path.parts[4]
+    stem = path.stem.split("_")[0]
+    return ("pattern-" if path.suffix == ".pat" else "wallpaper-") + stem
+
+
+def backdrops(part: str) -> list[Path]:
+    """Debian's photo wallpapers and texture patterns (the drawn "Legacy" patterns left out),
+    one file a picture (the largest), split by a hash of the name: `holdout` (half of them,
+    only `eval_photos.py --sets backdrops` reads it) or `train`."""
+    import glob
+
+    best: dict[str, Path] = {}
+    for g in BACKDROP_GLOBS:
+        for f in sorted(glob.glob(g, recursive=True)):
+            p = Path(f)
+            if "Legacy" in p.parts or "screenshot" in p.stem:
+                continue
+            name = _backdrop_name(p)
+            if name not in best or p.stat().st_size > best[name].stat().st_size:
+                best[name] = p
+    held = {n for n in best if hashlib.sha1(n.encode()).digest()[0] % 2 == 0}
+    return [best[n] for n in sorted(best) if (n in held) == (part == "holdout")]
+
+
+def _gimp_pattern(path: Path) -> Image.Image:
+    """A GIMP pattern file (.pat): a big-endian header (its size, version, width, height,
+    bytes a pixel, "GPAT", a name), then the pixels."""
+    raw = path.read_bytes()
+    header, _version, w, h, depth = (int.from_bytes(raw[k : k + 4], "big") for k in range(0, 20, 4))
+    if raw[20:24] != b"GPAT" or depth not in (1, 2, 3, 4):
+        raise ValueError(f"{path}: not a GIMP pattern")
+    a = np.frombuffer(raw[header : header + w * h * depth], np.uint8).reshape(h, w, depth)
+    a = np.repeat(a[..., :1], 3, axis=2) if depth < 3 else a[..., :3]
+    return Image.fromarray(np.ascontiguousarray(a))
+
+
+def load_backdrop(path: Path) -> Image.Image:
+    """A backdrop as a picture: a photo as it is (at most 4032 pixels long), a pattern laid
+    side by side over BACKDROP_SIZE."""
+    if path.suffix != ".pat":
+        img = Image.open(path).convert("RGB")
+        img.thumbnail((4032, 4032))
+        return img
+    tile = _gimp_pattern(path)
+    k = max(1, round(BACKDROP_PATTERN_SIDE / tile.width))
+    tile = tile.resize((tile.width * k, tile.height * k), Image.BICUBIC)
+    img = Image.new("RGB", BACKDROP_SIZE)
+    for y in range(0, BACKDROP_SIZE[1], tile.height):
+        for x in range(0, BACKDROP_SIZE[0], tile.width):
+            img.paste(tile, (x, y))
+    return img
+
+
+def backdrop_none_crops(img: Image.Image, rng: random.Random, n: int) -> list[np.ndarray]:
+    """Crops of a picture with no tile, cut as suanfan would cut a tile there: tile-shaped
+    outlines of any size from a twentieth of the picture to all of it, upright or lying and
+    slanted up to 30 degrees, and now and then the whole picture or a box centred in it (what
+    suanfan reads of a picture where it finds no tile, `src/vision/whole.rs`)."""
+    W, H = img.size
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.2:
+            share = rng.choice([1.0, 0.85, 0.7, 0.55])
+            w, h = W * share, H * share
+            x0, y0 = (W - w) / 2, (H - h) / 2
+            corners = [[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]]
+        else:
+            th = min(W, H) * rng.uniform(0.05, 0.95)
+            tw = th * rng.uniform(0.65, 0.85)
+            turn = math.radians(rng.uniform(-30, 30) + rng.choice([0, 90]))
+            cx, cy = rng.uniform(tw / 2, W - tw / 2), rng.uniform(th / 2, H - th / 2)
+            cos, sin = math.cos(turn), math.sin(turn)
+            corners = [[cx + x * cos - y * sin, cy + x * sin + y * cos] for x, y in ((-tw / 2, -th / 2), (tw / 2, -th / 2), (tw / 2, th / 2), (-tw / 2, th / 2))]
+        if rng.random() < 0.5:
+            corners = grown_corners(corners, 1.2)  # suanfan's second reading of each face
+        out.append(cut_along(img, corners))
+    return out

@@ -20,6 +20,7 @@ import csv
 import json
 import random
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -135,6 +136,7 @@ def load_bank() -> None:
 def build_dataset(
     per_class: int, seed: int, real_repeats: int, workers: int = 0, val_photos: set[str] = VAL_PHOTOS, rf_copies: int = 0, none_drawn: int = 0,
     pipeline: tuple[str, int, int | None] | None = None, backs: tuple[int, int] = (0, 0), face_parts: tuple[str, ...] = ("valid-train",),
+    none_backdrops: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     load_bank()
     jobs = [(c, s, min(_CHUNK, per_class - s), seed) for c in range(len(faces.CLASSES)) for s in range(0, per_class, _CHUNK)]
@@ -172,6 +174,12 @@ def build_dataset(
         for chunk in drawn:
             xs += chunk
             ys += [realdata.NONE] * len(chunk)
+        if none_backdrops:
+            # Debian's photo wallpapers and textures we train on (realdata.backdrops).
+            jobs = [(p, none_backdrops, seed) for p in realdata.backdrops("train")]
+            for chunk in synth.parallel_map(_backdrop_none, jobs, workers):
+                xs += chunk
+                ys += [realdata.NONE] * len(chunk)
         n_none = len(xs) - n_synth - n_cam - n_rf
     n_pipe = len(xs)
     if pipeline:
@@ -234,6 +242,20 @@ def _rf_none(job):
     k, seed = job
     rng = random.Random(seed * 32_452_843 + k)
     return realdata.none_crops(_NONE_PHOTOS[k], rng, _NONE_PER_PHOTO)
+
+
+def _backdrop_none(job):
+    """Crops of one of Debian's pictures with no tile (the part we train on), as they are and
+    of a piece of them blown up (a close look at a table)."""
+    path, n, seed = job
+    rng = random.Random(seed * 15_485_863 + zlib.crc32(str(path).encode()))
+    img = realdata.load_backdrop(path)
+    W, H = img.size
+    w = rng.uniform(0.25, 0.5) * W
+    h = min(H, w * rng.uniform(0.6, 1.0))
+    x, y = rng.uniform(0, W - w), rng.uniform(0, H - h)
+    piece = img.crop((int(x), int(y), int(x + w), int(y + h)))
+    return realdata.backdrop_none_crops(img, rng, n - n // 2) + realdata.backdrop_none_crops(piece, rng, n // 2)
 
 
 def _drawn_none(job):
@@ -356,6 +378,8 @@ def main() -> None:
     ap.add_argument("--backs", type=int, default=0, help="cuts of each face-down tile of the rf train photos judged in datasets/labels/rf-backs.csv; adds a 44th class, a tile face down (0: none)")
     ap.add_argument("--backs-drawn", type=int, default=1500, help="with --backs: drawn face-down tiles of every colour")
     ap.add_argument("--backs-only", action="store_true", help="with --backs and --init: learn only the output of the new class from the classifier's own features; every other output stays as it was")
+    ap.add_argument("--refit-none", action="store_true", help="with --backs-only: fit the 'not a tile' output again too, from where --init has it")
+    ap.add_argument("--none-backdrops", type=int, default=0, help="'not a tile' crops from each of Debian's pictures with no tile we train on (realdata.backdrops): photo wallpapers and textures")
     ap.add_argument("--train-faces", action="store_true", help="learn faces from the augmented rf train photos too: those rf-train-orientation.csv knows the orientation of, mirrored ones flipped back")
     ap.add_argument("--init", help="start from this classifier (ONNX) instead of from scratch")
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -382,7 +406,9 @@ def main() -> None:
         raise SystemExit("--backs needs the 'not a tile' class: give --rf-copies")
     backs = (args.backs, args.backs_drawn)
     face_parts = ("valid-train", "train-faces") if args.train_faces else ("valid-train",)
-    x, y = build_dataset(args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn, pipeline, backs, face_parts)
+    x, y = build_dataset(
+        args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn, pipeline, backs, face_parts, args.none_backdrops
+    )
     vx, vy, vpaths = validation_set(val_photos)
     rx, ry = rf_validation() if args.rf_copies else (vx[:0], vy[:0])
     # The held-out photos' faces as suanfan cuts them: what the classifier reads in use.
@@ -520,6 +546,11 @@ def back_row_data(args) -> tuple[np.ndarray, np.ndarray]:
         for a, c in chunk:
             xs.append(a)
             ys.append(c)
+    if args.none_backdrops:
+        jobs = [(p, args.none_backdrops, args.seed) for p in realdata.backdrops("train")]
+        for chunk in synth.parallel_map(_backdrop_none, jobs, args.workers):
+            xs += chunk
+            ys += [realdata.NONE] * len(chunk)
     return np.stack(xs), np.array(ys, dtype=np.int64)
 
 
@@ -527,18 +558,21 @@ def train_back_row(args) -> None:
     """Adds "a tile face down" to a trained classifier without changing what it reads: the
     convolutions and the other outputs stay; the new output's weights are fitted (a logistic
     regression over the pooled features, against all the classes). A face or a look-alike
-    whose new output stays near zero is read exactly as before."""
+    whose new output stays near zero is read exactly as before. With `--refit-none` the
+    "not a tile" output is fitted again too, from where the classifier has it (one that
+    already has the back output starts that from its own as well)."""
     t0 = time.time()
     classes = faces.CLASSES + ["none", "back"]
     net = TileNet(classes=len(classes), width=args.width)
     init_from_onnx(net, Path(args.init))
     x, y = back_row_data(args)
-    print(f"data ready in {time.time() - t0:.0f} s: {len(x)} crops, {int((y == realdata.BACK).sum())} face down")
+    print(f"data ready in {time.time() - t0:.0f} s: {len(x)} crops, {int((y == realdata.BACK).sum())} face down, {int((y == realdata.NONE).sum())} no tile")
     feats = pooled(net, x)
     lin = net.head[1]
-    w_rest, b_rest = lin.weight[:-1].detach().clone(), lin.bias[:-1].detach().clone()
-    w = torch.zeros(1, lin.in_features, requires_grad=True)
-    b = torch.full((1,), float(b_rest.mean()), requires_grad=True)
+    fitted = 2 if args.refit_none else 1
+    w_rest, b_rest = lin.weight[:-fitted].detach().clone(), lin.bias[:-fitted].detach().clone()
+    w = lin.weight[-fitted:].detach().clone().requires_grad_(True)
+    b = lin.bias[-fitted:].detach().clone().requires_grad_(True)
     opt = torch.optim.Adam([w, b], lr=args.lr)
     target = torch.from_numpy(y)
     weight = torch.ones(len(classes))
@@ -552,19 +586,20 @@ def train_back_row(args) -> None:
         if step % max(1, args.epochs // 5) == 0 or step == args.epochs - 1:
             print(f"step {step + 1}/{args.epochs}: loss {loss.item():.4f}", flush=True)
     with torch.no_grad():
-        lin.weight[-1:] = w
-        lin.bias[-1:] = b
+        lin.weight[-fitted:] = w
+        lin.bias[-fitted:] = b
     bx, by = back_validation()
     print(f"validation{face_down_check(net, bx, by, torch.device('cpu')) or ': no judged backs'}")
     rx, ry = rf_validation()
     acc, _ = evaluate(net, rx, ry, torch.device("cpu"))
-    print(f"rf held-out faces and no-tile crops read as before the back output: {acc:.3f}")
+    print(f"rf held-out faces and no-tile crops: {acc:.3f}")
     card = Path(args.init).with_suffix(".json")
     meta = {k: v for k, v in json.loads(card.read_text()).items() if k not in ("input", "output", "classes")} if card.exists() else {}
-    meta["back_output"] = {
+    row = {
         "from": Path(args.init).name, "steps": args.epochs, "seed": args.seed, "margin_share": args.margin_share,
-        "judged_backs": len(realdata.labelled_backs(("train",))),
+        "judged_backs": len(realdata.labelled_backs(("train",))), "backdrop_crops_each": args.none_backdrops,
     }
+    meta["none_and_back_outputs" if args.refit_none else "back_output"] = row
     export(net, classes, Path(args.out), meta, t0)
 
 

@@ -452,7 +452,8 @@ impl Recognizer {
         });
         t.rejected = before - kept.len();
         let kept = twice::drop_tiles_found_twice(kept);
-        Ok((reflections::drop_reflections(img, kept), t))
+        let kept = reflections::drop_reflections(img, kept);
+        Ok((backs::drop_lone_weak_backs(kept), t))
     }
 
     /// The big boxes of the coarse look that the classifier calls a tile (all of them with a
