@@ -55,6 +55,9 @@ CLOSEUP_SHARE = 0.0
 # train_classifier.py --part-crops. Off for the shipped classifier: with them it called big
 # tiles of close-ups "not a tile" (models/README.md).
 PART_CROPS = False
+# Share of the finder's pictures with no tile cut from Debian's real pictures (`backdrops`, the
+# half we train on); set by train_detector.py --negative-backdrops. 0 for the shipped finder.
+BACKDROP_NEGATIVES = 0.0
 
 
 def is_holdout(name: str) -> bool:
@@ -420,8 +423,14 @@ def _judged_backs(backs, scale, origin, size: int) -> list[dict]:
 
 
 def negative_sample(rng: random.Random, size: int = 320):
-    """A picture with no tile: a table, cloth or floor with distractors."""
-    canvas = _floor(rng, size) if rng.random() < 0.3 else scenes.background(size, rng)
+    """A picture with no tile: a table, cloth or floor with distractors; BACKDROP_NEGATIVES of
+    them a piece of one of Debian's real pictures of the half we train on (`backdrops`)."""
+    if rng.random() < BACKDROP_NEGATIVES:
+        canvas = backdrop_piece(rng, size)
+    elif rng.random() < 0.3:
+        canvas = _floor(rng, size)
+    else:
+        canvas = scenes.background(size, rng)
     paste_distractors(canvas, np.zeros((0, 5), np.float32), rng, rng.randint(10, 60), rng.randint(1, 5))
     if rng.random() < 0.3:
         _glare(canvas, rng)
@@ -743,6 +752,27 @@ def load_backdrop(path: Path) -> Image.Image:
         for x in range(0, BACKDROP_SIZE[0], tile.width):
             img.paste(tile, (x, y))
     return img
+
+
+def backdrop_piece(rng: random.Random, size: int) -> Image.Image:
+    """A square piece of one of the backdrops we train on, from a tenth of its short side to
+    all of it, scaled to `size`."""
+    paths = _train_backdrops()
+    img = load_backdrop(paths[rng.randrange(len(paths))])
+    side = min(img.size) * rng.uniform(0.1, 1.0)
+    x, y = rng.uniform(0, img.width - side), rng.uniform(0, img.height - side)
+    return img.crop((int(x), int(y), int(x + side), int(y + side))).resize((size, size), Image.BILINEAR)
+
+
+_TRAIN_BACKDROPS: list[Path] = []
+
+
+def _train_backdrops() -> list[Path]:
+    if not _TRAIN_BACKDROPS:
+        _TRAIN_BACKDROPS.extend(backdrops("train"))
+        if not _TRAIN_BACKDROPS:
+            raise SystemExit("no backdrops: apt-get install ukui-wallpapers mate-backgrounds lomiri-wallpapers-20.04 plasma-workspace-wallpapers gimp-data")
+    return _TRAIN_BACKDROPS
 
 
 def backdrop_none_crops(img: Image.Image, rng: random.Random, n: int) -> list[np.ndarray]:

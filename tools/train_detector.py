@@ -381,6 +381,7 @@ def main():
     ap.add_argument("--workers", type=int, default=0, help="scene generation processes (0: one per CPU)")
     ap.add_argument("--real", type=float, default=0.55, help="share of scenes cut from real labelled photos (rf-chinese-mahjong)")
     ap.add_argument("--negative", type=float, default=0.08, help="share of scenes with no tile (tables, floors, keyboards, dominoes...)")
+    ap.add_argument("--negative-backdrops", type=float, default=0.0, help="share of the scenes with no tile cut from Debian's real wallpapers and textures (realdata.backdrops, the half we train on)")
     ap.add_argument("--closeup", type=float, default=realdata.CLOSEUP_SHARE, help="share of the real-photo scenes drawn as close-ups")
     ap.add_argument("--seat", type=float, default=0.0, help="share of the drawn scenes that show a hand from the seat: standing tiles seen from the front, melds lying low")
     ap.add_argument("--seat-turned", type=float, default=0.0, help="share of those seat scenes whose melds each lay a claimed tile sideways")
@@ -390,6 +391,7 @@ def main():
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     realdata.CLOSEUP_SHARE = args.closeup
+    realdata.BACKDROP_NEGATIVES = args.negative_backdrops
     scenes.SEAT_SHARE = args.seat
     scenes.SEAT_TURNED = args.seat_turned
     if args.threads:
