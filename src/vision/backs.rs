@@ -19,25 +19,6 @@ use crate::detection::Detection;
 
 /// Tiles whose centres are at most this many short sides apart lie side by side.
 const BESIDE: f32 = 1.5;
-/// A picture whose tiles are all face down keeps them only when the finder is at least this
-/// sure of one (`drop_lone_weak_backs`).
-const SURE_BACK: f32 = 0.55;
-
-/// The tiles of a picture, or none when every one is face down and the finder is sure of none
-/// of them. A back means something beside face-up tiles (a concealed kong) or among sure backs
-/// (a wall); alone and weak it is a patch of colour the finder took for one. Measured on the
-/// held-out half of Debian's wallpapers and textures (`tools/eval_photos.py --sets
-/// backdrops`, no tile anywhere): 7 false backs in 5 pictures, found at 0.31 to 0.51; on the
-/// pieces of the held-out rf photos without labelled tiles, a tile's side at 0.35 beside a
-/// wall of two real backs at 0.77 and 0.60, which stay.
-pub(super) fn drop_lone_weak_backs(found: Vec<Detection>) -> Vec<Detection> {
-    let alone = found.iter().all(|d| d.face_down);
-    if alone && found.iter().all(|d| d.score < SURE_BACK) {
-        Vec::new()
-    } else {
-        found
-    }
-}
 
 impl Recognizer {
     /// The face-down tiles the finder reported (`down`, indices into `kept`, whose face-up
@@ -178,23 +159,5 @@ mod tests {
             tile(126.0, Some(3)),
         ];
         assert!(!ends_a_laid_kong(&row, 0));
-    }
-
-    #[test]
-    fn weak_backs_alone_go_and_stay_beside_a_face_or_a_sure_back() {
-        let weak = |x: f32| Detection {
-            score: 0.4,
-            ..tile(x, None)
-        };
-        assert!(drop_lone_weak_backs(vec![weak(0.0), weak(42.0)]).is_empty());
-        assert_eq!(
-            drop_lone_weak_backs(vec![weak(0.0), tile(42.0, None)]).len(),
-            2
-        );
-        assert_eq!(
-            drop_lone_weak_backs(vec![weak(0.0), tile(42.0, Some(3))]).len(),
-            2
-        );
-        assert!(drop_lone_weak_backs(Vec::new()).is_empty());
     }
 }

@@ -29,6 +29,7 @@ mod backs;
 mod edges;
 mod geometry;
 mod halves;
+mod lone;
 mod photo;
 mod reflections;
 mod runtime;
@@ -453,7 +454,7 @@ impl Recognizer {
         t.rejected = before - kept.len();
         let kept = twice::drop_tiles_found_twice(kept);
         let kept = reflections::drop_reflections(img, kept);
-        Ok((backs::drop_lone_weak_backs(kept), t))
+        Ok((lone::drop_lone_doubts(kept, w as f32, h as f32), t))
     }
 
     /// The big boxes of the coarse look that the classifier calls a tile (all of them with a
