@@ -174,11 +174,8 @@ def backdrops(rng: random.Random) -> list[tuple[Image.Image, list]]:
     items = []
     for path in realdata.backdrops("holdout"):
         img = realdata.load_backdrop(path)
-        W, H = img.size
-        w = rng.uniform(0.25, 0.5) * W
-        h = min(H, w * rng.uniform(0.6, 1.0))
-        x, y = rng.uniform(0, W - w), rng.uniform(0, H - h)
-        piece = img.crop((int(x), int(y), int(x + w), int(y + h))).resize((1600, round(1600 * h / w)), Image.BICUBIC)
+        piece = realdata.random_piece(img, rng)
+        piece = piece.resize((1600, round(1600 * piece.height / piece.width)), Image.BICUBIC)
         items += [(img, []), (piece, [])]
     return items
 

@@ -754,6 +754,16 @@ def load_backdrop(path: Path) -> Image.Image:
     return img
 
 
+def random_piece(img: Image.Image, rng: random.Random) -> Image.Image:
+    """A piece of a picture, a quarter to a half of its width and 0.6 to 1 times that tall (a
+    close look at a table or floor), where it falls."""
+    W, H = img.size
+    w = rng.uniform(0.25, 0.5) * W
+    h = min(H, w * rng.uniform(0.6, 1.0))
+    x, y = rng.uniform(0, W - w), rng.uniform(0, H - h)
+    return img.crop((int(x), int(y), int(x + w), int(y + h)))
+
+
 def backdrop_piece(rng: random.Random, size: int) -> Image.Image:
     """A square piece of one of the backdrops we train on, from a tenth of its short side to
     all of it, scaled to `size`."""

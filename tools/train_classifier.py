@@ -250,11 +250,7 @@ def _backdrop_none(job):
     path, n, seed = job
     rng = random.Random(seed * 15_485_863 + zlib.crc32(str(path).encode()))
     img = realdata.load_backdrop(path)
-    W, H = img.size
-    w = rng.uniform(0.25, 0.5) * W
-    h = min(H, w * rng.uniform(0.6, 1.0))
-    x, y = rng.uniform(0, W - w), rng.uniform(0, H - h)
-    piece = img.crop((int(x), int(y), int(x + w), int(y + h)))
+    piece = realdata.random_piece(img, rng)
     return realdata.backdrop_none_crops(img, rng, n - n // 2) + realdata.backdrop_none_crops(piece, rng, n // 2)
 
 
