@@ -390,7 +390,7 @@ def main():
     ap.add_argument("--bin", default=str(REPO / "target" / "release" / "suanfan"))
     ap.add_argument("--finder")
     ap.add_argument("--classifier")
-    ap.add_argument("--sets", default="rf-holdout,rf-holdout+,closeup-1,closeup-few,no-tiles,camerash")
+    ap.add_argument("--sets", default="rf-holdout,rf-holdout+,closeup-1,closeup-few,no-tiles,backdrops,camerash")
     ap.add_argument("--show", type=int, default=0, help="also annotate the first N photos of each set")
     ap.add_argument("--per-photo", help="write one JSON line per photo (set, file, right, reported, labelled, labels, read) to this file")
     args = ap.parse_args()
@@ -424,7 +424,12 @@ def main():
     for name in args.sets.split(","):
         items = write_set(name, makers[name]())
         if not items:
-            print(f"{name:<12} no photos (is ../shared/data/rf-chinese-mahjong there?)")
+            where = (
+                "are Debian's wallpapers there? apt-get install ukui-wallpapers mate-backgrounds lomiri-wallpapers-20.04 plasma-workspace-wallpapers gimp-data"
+                if name == "backdrops"
+                else "is ../shared/data there?"
+            )
+            print(f"{name:<12} no photos ({where})")
             continue
         answers = realdata.scan(Path(args.bin), [p for p, _ in items], extra)
         R = P = G = E = LR = 0
