@@ -426,7 +426,7 @@ def main():
         if not items:
             where = (
                 "are Debian's wallpapers there? apt-get install ukui-wallpapers mate-backgrounds lomiri-wallpapers-20.04 plasma-workspace-wallpapers gimp-data"
-                if name == "backdrops"
+                if name.endswith("backdrops")
                 else "is ../shared/data there?"
             )
             print(f"{name:<12} no photos ({where})")
