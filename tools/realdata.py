@@ -661,24 +661,6 @@ def drawn_back_crops(rng: random.Random, n: int) -> list[np.ndarray]:
     return out
 
 
-if __name__ == "__main__":  # python tools/realdata.py N: N finder samples with labels in /tmp/view
-    out = Path("/tmp/view")
-    out.mkdir(exist_ok=True)
-    photos = rf_photos("valid-train") + rf_photos("train")
-    rng = random.Random(1)
-    sheet = Image.new("RGB", (320 * 4, 320 * ((int(sys.argv[1]) + 3) // 4)))
-    for k in range(int(sys.argv[1])):
-        img, tiles, ign = finder_sample(rng.choice(photos), rng) if k % 6 else negative_sample(rng)
-        d = ImageDraw.Draw(img)
-        for t in tiles:
-            d.polygon(t["corners"], outline=(255, 0, 0))
-        for g in ign:
-            d.rectangle(g, outline=(255, 255, 0))
-        sheet.paste(img, ((k % 4) * 320, (k // 4) * 320))
-    sheet.save(out / "finder_samples.png")
-    print(len(rf_photos("train")), len(rf_photos("valid-train")), len(rf_photos("holdout")))
-
-
 # ---------------------------------------------------------------------------------------------
 # Real pictures with no tile: Debian's photo wallpapers and texture patterns.
 
@@ -809,3 +791,22 @@ def backdrop_none_crops(img: Image.Image, rng: random.Random, n: int) -> list[np
             corners = grown_corners(corners, 1.2)  # suanfan's second reading of each face
         out.append(cut_along(img, corners))
     return out
+
+
+if __name__ == "__main__":  # python tools/realdata.py N: N finder samples with labels in /tmp/view
+    out = Path("/tmp/view")
+    out.mkdir(exist_ok=True)
+    photos = rf_photos("valid-train") + rf_photos("train")
+    rng = random.Random(1)
+    sheet = Image.new("RGB", (320 * 4, 320 * ((int(sys.argv[1]) + 3) // 4)))
+    for k in range(int(sys.argv[1])):
+        img, tiles, ign = finder_sample(rng.choice(photos), rng) if k % 6 else negative_sample(rng)
+        d = ImageDraw.Draw(img)
+        for t in tiles:
+            d.polygon(t["corners"], outline=(255, 0, 0))
+        for g in ign:
+            d.rectangle(g, outline=(255, 255, 0))
+        sheet.paste(img, ((k % 4) * 320, (k // 4) * 320))
+    sheet.save(out / "finder_samples.png")
+    print(len(rf_photos("train")), len(rf_photos("valid-train")), len(rf_photos("holdout")))
+

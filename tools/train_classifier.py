@@ -174,12 +174,10 @@ def build_dataset(
         for chunk in drawn:
             xs += chunk
             ys += [realdata.NONE] * len(chunk)
-        if none_backdrops:
-            # Debian's photo wallpapers and textures we train on (realdata.backdrops).
-            jobs = [(p, none_backdrops, seed) for p in realdata.backdrops("train")]
-            for chunk in synth.parallel_map(_backdrop_none, jobs, workers):
-                xs += chunk
-                ys += [realdata.NONE] * len(chunk)
+        # Debian's photo wallpapers and textures we train on (realdata.backdrops).
+        more = backdrop_none(none_backdrops, seed, workers)
+        xs += more
+        ys += [realdata.NONE] * len(more)
         n_none = len(xs) - n_synth - n_cam - n_rf
     n_pipe = len(xs)
     if pipeline:
@@ -252,6 +250,14 @@ def _backdrop_none(job):
     img = realdata.load_backdrop(path)
     piece = realdata.random_piece(img, rng)
     return realdata.backdrop_none_crops(img, rng, n - n // 2) + realdata.backdrop_none_crops(piece, rng, n // 2)
+
+
+def backdrop_none(per_picture: int, seed: int, workers: int) -> list[np.ndarray]:
+    """`per_picture` "not a tile" crops from each of Debian's pictures we train on (none for 0)."""
+    if not per_picture:
+        return []
+    jobs = [(p, per_picture, seed) for p in realdata.backdrops("train")]
+    return [a for chunk in synth.parallel_map(_backdrop_none, jobs, workers) for a in chunk]
 
 
 def _drawn_none(job):
@@ -542,11 +548,9 @@ def back_row_data(args) -> tuple[np.ndarray, np.ndarray]:
         for a, c in chunk:
             xs.append(a)
             ys.append(c)
-    if args.none_backdrops:
-        jobs = [(p, args.none_backdrops, args.seed) for p in realdata.backdrops("train")]
-        for chunk in synth.parallel_map(_backdrop_none, jobs, args.workers):
-            xs += chunk
-            ys += [realdata.NONE] * len(chunk)
+    more = backdrop_none(args.none_backdrops, args.seed, workers=args.workers)
+    xs += more
+    ys += [realdata.NONE] * len(more)
     return np.stack(xs), np.array(ys, dtype=np.int64)
 
 
