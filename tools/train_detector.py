@@ -359,7 +359,8 @@ def export(net, args, TP, P, G) -> Path:
         },
         "stride": STRIDE,
         "training": {
-            "scenes": args.scenes, "real": args.real, "negative": args.negative, "closeup": args.closeup, "seat": args.seat, "seat_turned": args.seat_turned, "init": Path(args.init).name if args.init else None,
+            "scenes": args.scenes, "real": args.real, "negative": args.negative, "closeup": args.closeup, "seat": args.seat, "seat_turned": args.seat_turned,
+            "negative_backdrops": args.negative_backdrops, "init": Path(args.init).name if args.init else None,
             "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "width": args.width, "seed": args.seed,
         },
         "synthetic_val": {"precision": round(TP / max(P, 1), 4), "recall": round(TP / max(G, 1), 4)},
