@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import collections
 import csv
+import fcntl
 import gzip
 import json
 import math
@@ -59,6 +60,18 @@ import scenes
 
 REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / "tools" / ".cache" / "eval_photos"
+
+
+def hold_cache():
+    """Takes the picture folder for this run: a second run at once would rewrite and delete the
+    pictures the first is reading. The lock goes when the process ends."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    lock = open(CACHE / ".lock", "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SystemExit(f"another eval_photos.py run is using {CACHE}: its pictures are rewritten on every run, so wait for it to end")
+    return lock
 
 
 def write_set(name: str, items: list[tuple[Image.Image, list]]) -> list[tuple[Path, list]]:
@@ -420,6 +433,7 @@ def main():
         "backdrops": lambda: backdrops(random.Random(8)),
         "on-backdrops": lambda: on_backdrops(),
     }
+    lock = hold_cache()  # noqa: F841 (held until the run ends)
     print(f"{'set':<12} {'photos':>6} {'precision':>9} {'recall':>7} {'F1':>6} {'exact':>11} {'false tiles':>11} {'ms/photo':>8}  found (any face): P / R")
     for name in args.sets.split(","):
         items = write_set(name, makers[name]())
