@@ -106,9 +106,10 @@ const FINE_MAX_SHARE: f32 = 0.25;
 /// Photos whose typical tile is under this many pixels in the fine look get a closer look
 /// too (`Recognizer::closer_look`).
 const CLOSER_BELOW: f32 = 35.0;
-/// ... a long side at least this (a phone photo; a video frame up to 1280×720 keeps its speed
-/// for `live`: 27 ms rather than 41 on 2 cores, `cargo bench --bench scan`) ...
-const CLOSER_FROM: u32 = 4 * LONG_SIDE;
+/// ... a long side (as decoded: a photo over 5 MP is decoded at half size) longer than a
+/// video frame's 1280 pixels: `live` keeps its speed (1280×720: 27 ms rather than 41 on 2
+/// cores, `cargo bench --bench scan`) ...
+const CLOSER_FROM: u32 = 1300;
 /// ... and at least this many tiles found by the fine look.
 const CLOSER_AMONG: usize = 3;
 /// A coarse look keeps tiles it is at least this sure of: a whole row of small tiles can look
