@@ -24,6 +24,7 @@ import csv
 import hashlib
 import json
 import math
+import os
 import random
 import subprocess
 import sys
@@ -759,9 +760,22 @@ def backdrop_piece(rng: random.Random, size: int) -> Image.Image:
 _TRAIN_BACKDROPS: list[Path] = []
 
 
+def export_backdrops(dst: Path, side: int = 800) -> None:
+    """Writes the backdrops we train on as JPEGs at most `side` pixels long into `dst`, to be
+    carried to a machine without Debian's pictures (SUANFAN_BACKDROPS points at them there)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for path in backdrops("train"):
+        img = load_backdrop(path)
+        img.thumbnail((side, side))
+        img.save(dst / f"{_backdrop_name(path)}.jpg", quality=85)
+
+
 def _train_backdrops() -> list[Path]:
+    """The backdrops we train on: those `export_backdrops` wrote into the folder named by
+    SUANFAN_BACKDROPS (for a machine without Debian's pictures), else the train half."""
     if not _TRAIN_BACKDROPS:
-        _TRAIN_BACKDROPS.extend(backdrops("train"))
+        folder = os.environ.get("SUANFAN_BACKDROPS")
+        _TRAIN_BACKDROPS.extend(sorted(Path(folder).glob("*.jpg")) if folder else backdrops("train"))
         if not _TRAIN_BACKDROPS:
             raise SystemExit("no backdrops: apt-get install ukui-wallpapers mate-backgrounds lomiri-wallpapers-20.04 plasma-workspace-wallpapers gimp-data")
     return _TRAIN_BACKDROPS
@@ -793,7 +807,9 @@ def backdrop_none_crops(img: Image.Image, rng: random.Random, n: int) -> list[np
     return out
 
 
-if __name__ == "__main__":  # python tools/realdata.py N: N finder samples with labels in /tmp/view
+if __name__ == "__main__" and sys.argv[1:2] == ["export-backdrops"]:  # export-backdrops DIR
+    export_backdrops(Path(sys.argv[2]))
+elif __name__ == "__main__":  # python tools/realdata.py N: N finder samples with labels in /tmp/view
     out = Path("/tmp/view")
     out.mkdir(exist_ok=True)
     photos = rf_photos("valid-train") + rf_photos("train")

@@ -184,10 +184,29 @@ def seat_view(img: Image.Image, standing: list, melds: list, rng: random.Random,
     return tiles
 
 
+# Share of drawn scenes laid on a piece of a real picture (a wallpaper, a texture) instead of a
+# drawn table, and where that piece comes from (a function of rng and size). Both are set by
+# `train_detector.py --picture-tables` (the piece: `realdata.backdrop_piece`); with a share of
+# 0 every scene is drawn as before.
+PICTURE_TABLES = 0.0
+TABLE_PICTURE = None
+
+
+def table(size: int, rng: random.Random) -> Image.Image:
+    """The table under a drawn scene: a piece of a real picture (PICTURE_TABLES of them), under
+    uneven light, else a drawn table (`background`)."""
+    if PICTURE_TABLES and TABLE_PICTURE is not None and rng.random() < PICTURE_TABLES:
+        base = np.asarray(TABLE_PICTURE(rng, size), np.float32)
+        g = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(0.9, 1.2), size)
+        base = base * (g[:, None, None] if rng.random() < 0.5 else g[None, :, None])
+        return Image.fromarray(np.clip(base, 0, 255).astype(np.uint8))
+    return background(size, rng)
+
+
 class Scene:
     def __init__(self, size: int, rng: random.Random, bank):
         self.size, self.rng, self.bank = size, rng, bank
-        self.img = background(size, rng).convert("RGBA")
+        self.img = table(size, rng).convert("RGBA")
         self.tiles = []  # dicts: corners, face_down, orientation, cls
         self.back = rng.choice(BACK_COLORS)
         self.occupied = []

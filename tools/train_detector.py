@@ -360,7 +360,7 @@ def export(net, args, TP, P, G) -> Path:
         "stride": STRIDE,
         "training": {
             "scenes": args.scenes, "real": args.real, "negative": args.negative, "closeup": args.closeup, "seat": args.seat, "seat_turned": args.seat_turned,
-            "negative_backdrops": args.negative_backdrops, "init": Path(args.init).name if args.init else None,
+            "negative_backdrops": args.negative_backdrops, "picture_tables": args.picture_tables, "init": Path(args.init).name if args.init else None,
             "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "width": args.width, "seed": args.seed,
         },
         "synthetic_val": {"precision": round(TP / max(P, 1), 4), "recall": round(TP / max(G, 1), 4)},
@@ -385,6 +385,7 @@ def main():
     ap.add_argument("--negative-backdrops", type=float, default=0.0, help="share of the scenes with no tile cut from Debian's real wallpapers and textures (realdata.backdrops, the half we train on)")
     ap.add_argument("--closeup", type=float, default=realdata.CLOSEUP_SHARE, help="share of the real-photo scenes drawn as close-ups")
     ap.add_argument("--seat", type=float, default=0.0, help="share of the drawn scenes that show a hand from the seat: standing tiles seen from the front, melds lying low")
+    ap.add_argument("--picture-tables", type=float, default=0.0, help="share of the drawn scenes laid on a piece of a real picture of the half we train on (realdata.backdrop_piece) instead of a drawn table")
     ap.add_argument("--seat-turned", type=float, default=0.0, help="share of those seat scenes whose melds each lay a claimed tile sideways")
     ap.add_argument("--init", help="start from this finder (ONNX) instead of from scratch")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
@@ -395,6 +396,8 @@ def main():
     realdata.BACKDROP_NEGATIVES = args.negative_backdrops
     scenes.SEAT_SHARE = args.seat
     scenes.SEAT_TURNED = args.seat_turned
+    scenes.PICTURE_TABLES = args.picture_tables
+    scenes.TABLE_PICTURE = realdata.backdrop_piece
     if args.threads:
         torch.set_num_threads(args.threads)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
