@@ -45,8 +45,13 @@ def background(size: int, rng: random.Random) -> Image.Image:
     else:  # glass / dark
         v = rng.randint(20, 90)
         base[:] = (v, v, v + rng.randint(0, 20))
-    # Uneven light.
-    g = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(0.9, 1.2), size)
+    return uneven_light(base, rng)
+
+
+def uneven_light(base: np.ndarray, rng: random.Random) -> Image.Image:
+    """A square table (float RGB, changed in place) under light falling off from one side to
+    the other."""
+    g = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(0.9, 1.2), base.shape[0])
     base *= g[:, None, None] if rng.random() < 0.5 else g[None, :, None]
     return Image.fromarray(np.clip(base, 0, 255).astype(np.uint8))
 
@@ -196,10 +201,7 @@ def table(size: int, rng: random.Random) -> Image.Image:
     """The table under a drawn scene: a piece of a real picture (PICTURE_TABLES of them), under
     uneven light, else a drawn table (`background`)."""
     if PICTURE_TABLES and TABLE_PICTURE is not None and rng.random() < PICTURE_TABLES:
-        base = np.asarray(TABLE_PICTURE(rng, size), np.float32)
-        g = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(0.9, 1.2), size)
-        base = base * (g[:, None, None] if rng.random() < 0.5 else g[None, :, None])
-        return Image.fromarray(np.clip(base, 0, 255).astype(np.uint8))
+        return uneven_light(np.array(TABLE_PICTURE(rng, size), np.float64), rng)
     return background(size, rng)
 
 

@@ -112,6 +112,13 @@ const CLOSER_BELOW: f32 = 35.0;
 const CLOSER_FROM: u32 = 1300;
 /// ... and at least this many tiles found by the fine look.
 const CLOSER_AMONG: usize = 3;
+/// The closer look: twice the fine look's size, for tiles up to half the fine look's largest.
+const CLOSER_LOOK: Look = Look {
+    long_side: 2 * LONG_SIDE,
+    fill: 1.0,
+    from: 0.0,
+    to: FINE_MAX_SHARE / 2.0,
+};
 /// A coarse look keeps tiles it is at least this sure of: a whole row of small tiles can look
 /// like one big tile to it.
 const COARSE_MIN_SCORE: f32 = 0.5;
@@ -479,21 +486,15 @@ impl Recognizer {
     ) -> Result<Vec<Candidate>, VisionError> {
         let (w, h) = img.dimensions();
         let long = w.max(h) as f32;
-        let closer = Look {
-            long_side: 2 * LONG_SIDE,
-            fill: 1.0,
-            from: 0.0,
-            to: FINE_MAX_SHARE / 2.0,
-        };
         if !wants_closer_look(fine, long) {
             return Ok(Vec::new());
         }
-        let (nw, nh) = look_size((w, h), closer);
+        let (nw, nh) = look_size((w, h), CLOSER_LOOK);
         let pixels = self.scaler.scaled(img, nw, nh);
-        let mut more = self.look((w, h), &pixels, closer, COARSE_MIN_SCORE)?;
+        let mut more = self.look((w, h), &pixels, CLOSER_LOOK, COARSE_MIN_SCORE)?;
         more.retain(|c| {
             !c.det.face_down
-                && side(&c.bounds) <= closer.to * long
+                && side(&c.bounds) <= CLOSER_LOOK.to * long
                 && fine.iter().all(|f| !overlaps(&c.bounds, &f.bounds))
         });
         Ok(suppress(more))
