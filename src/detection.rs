@@ -171,6 +171,21 @@ impl Detection {
 }
 
 #[cfg(test)]
+impl Detection {
+    /// A face-up upright tile over the box `b` (min x, min y, max x, max y) read as `probs`:
+    /// the tiles the recognition rules' tests lay out.
+    pub(crate) fn upright(b: [f32; 4], probs: Vec<f32>) -> Detection {
+        Detection {
+            corners: [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]],
+            score: 0.9,
+            face_down: false,
+            orientation: Orientation::Up,
+            probs,
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -74,18 +74,11 @@ pub(super) fn short_side(d: &Detection) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detection::Orientation;
 
     fn tile(b: [f32; 4], p: f32) -> Detection {
         let mut probs = vec![0.0; 42];
         probs[5] = p;
-        Detection {
-            corners: [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]],
-            score: 0.9,
-            face_down: false,
-            orientation: Orientation::Up,
-            probs,
-        }
+        Detection::upright(b, probs)
     }
 
     #[test]

@@ -27,6 +27,7 @@ use crate::detection::{CLASS_COUNT, Detection, Orientation};
 
 mod backs;
 mod edges;
+mod fragments;
 mod geometry;
 mod halves;
 mod lone;

@@ -281,17 +281,10 @@ fn correlation(a: &[f32], b: &[f32]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detection::Orientation;
     use image::Rgb;
 
     fn tile(b: [f32; 4]) -> Detection {
-        Detection {
-            corners: [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]],
-            score: 0.9,
-            face_down: false,
-            orientation: Orientation::Up,
-            probs: vec![0.9],
-        }
+        Detection::upright(b, vec![0.9])
     }
 
     /// A white tile at `b` with a dark bar across its top third, drawn with `ink` on `paper`,

@@ -50,8 +50,9 @@ fn confident(found: &[Detection]) -> usize {
 impl Recognizer {
     /// Finds and reads every tile of a photo, undoing a stretch of the picture when it gives
     /// almost nothing as it is. See [`Recognizer::detect_frame`] for video frames.
-    /// A tile found as two halves is joined first (`halves.rs`); last, a picture still without
-    /// a confident tile is read as one tile filling it (`whole.rs`).
+    /// A tile found as two halves is joined first (`halves.rs`) and a big tile found as a part
+    /// of itself is grown (`fragments.rs`); last, a picture still without a confident tile is
+    /// read as one tile filling it (`whole.rs`).
     pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
         let (found, mut t) = self.detect_frame(img)?;
         let found = self.read_hard_pictures(img, found, &mut t)?;
@@ -59,8 +60,9 @@ impl Recognizer {
         Ok((drop_cut_neighbours(w, h, found), t))
     }
 
-    /// The halves of a tile joined; then, while too few tiles are confident, the picture
-    /// unstretched, and last, while none is, read as one tile filling it.
+    /// The halves of a tile joined and the parts of big tiles grown; then, while too few
+    /// tiles are confident, the picture unstretched, and last, while none is, read as one
+    /// tile filling it.
     fn read_hard_pictures(
         &mut self,
         img: &RgbImage,
@@ -68,6 +70,7 @@ impl Recognizer {
         t: &mut Timings,
     ) -> Result<Vec<Detection>, VisionError> {
         let found = self.join_halves(img, found, t)?;
+        let found = self.regrow_fragments(img, found, t)?;
         let sure = confident(&found);
         if sure >= ENOUGH
             || (sure > 0 && is_a_close_up(img.width() as f32, img.height() as f32, &found))

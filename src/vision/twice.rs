@@ -63,7 +63,7 @@ fn area(d: &Detection) -> f32 {
 }
 
 /// The share of `a`'s outline (sampled on a grid) that lies inside `b`'s.
-fn share_inside(a: &Detection, b: &Detection) -> f32 {
+pub(super) fn share_inside(a: &Detection, b: &Detection) -> f32 {
     let [p0, p1, p2, p3] = a.corners;
     let mut inside = 0;
     for u in 0..SAMPLES {
