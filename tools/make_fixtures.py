@@ -175,6 +175,24 @@ def main():
     write("kongs", "an exposed kong from across and a concealed kong shown with two backs", t.dets,
           {"hand": "[NNNN,2][CCCC]123m45p11s6p", "groups": ["hand", "kong", "concealed_kong", "winning"]})
 
+    # 3a. A concealed kong of a set with pale backs: one back is read as a white dragon (P
+    # 69%), as `real_hands.py` seed 3 showed (hands 39 and 45). Laid down, up, up, down, the
+    # end read P is the second back.
+    t = Table()
+    t.run("123m45p11s")
+    t.space()
+    t.tile("6p")
+    t.space(1.2)
+    t.tile("P", p=0.69)
+    t.run("CC")
+    t.tile("C", down=True)
+    t.space()
+    t.run("999s")
+    t.tile("9s", down=True)
+    write("pale_back_read_as_a_face", "a concealed kong laid down, up, up, down whose first back, pale, is read as a white dragon", t.dets,
+          {"hand": "[CCCC][9999s]123m45p11s6p", "groups": ["hand", "concealed_kong", "concealed_kong", "winning"],
+           "assumed_contains": "the other end of a concealed kong"})
+
     # 3b. Face-down tiles that are no concealed kong: a back found in the gap before the
     # winning tile (the table between two tiles), one at the end of a claimed pung; and a
     # concealed kong laid against the hand with no gap.

@@ -60,6 +60,9 @@ fn read_and_decode_all(
     if let Some(found) = with_bonus_in_play(detections, &reading, rules) {
         return found;
     }
+    if let Some(found) = with_kong_ends_down(detections, &reading, rules) {
+        return found;
+    }
     let mut decoded = decoded;
     if players::several_players(detections) {
         if let Some((r, d)) = players::winner(detections, rules) {
@@ -118,6 +121,58 @@ fn with_bonus_in_play(
         }
     }
     None
+}
+
+/// The face-up end of each concealed kong read with one face-down tile at its other end, when
+/// it is not read as the face of the kong's middle two tiles: the rules lay a concealed kong
+/// down, up, up, down, and a pale back is read as a face (a white dragon, most often).
+fn face_up_kong_ends(detections: &[Detection], reading: &TableReading) -> Vec<usize> {
+    let face = |i: usize| detections[i].top().map(|(f, _)| f);
+    reading
+        .of_kind(|k| k == GroupKind::ConcealedKong)
+        .filter_map(|g| {
+            let t: &[usize] = &g.tiles;
+            let down: Vec<bool> = t.iter().map(|&i| detections[i].face_down).collect();
+            let end = match down.as_slice() {
+                [true, false, false, false] => t[3],
+                [false, false, false, true] => t[0],
+                _ => return None,
+            };
+            let middle = face(t[1]).filter(|&f| face(t[2]) == Some(f));
+            (middle.is_some() && face(end) != middle).then_some(end)
+        })
+        .collect()
+}
+
+/// The hand read again with the face-up ends of `face_up_kong_ends` taken as backs; when
+/// that completes a valid hand, it is taken, and the note says so.
+fn with_kong_ends_down(
+    detections: &[Detection],
+    reading: &TableReading,
+    rules: &RuleSet,
+) -> Option<(TableReading, Decoded, Option<String>)> {
+    let ends = face_up_kong_ends(detections, reading);
+    if ends.is_empty() {
+        return None;
+    }
+    let mut trial = detections.to_vec();
+    let mut read_as = Vec::new();
+    for &i in &ends {
+        if let Some((f, p)) = trial[i].top() {
+            read_as.push(format!("tile {i} read as {f} ({:.0}%)", 100.0 * p));
+        }
+        trial[i].face_down = true;
+        trial[i].probs.clear();
+    }
+    let r = layout::read(&trial);
+    let dec = decode(&trial, &r, rules);
+    dec.hand.is_some().then(|| {
+        let note = format!(
+            "{} taken as a back, the other end of a concealed kong laid down, up, up, down: only so is the hand complete",
+            read_as.join(", ")
+        );
+        (r, dec, Some(note))
+    })
 }
 
 #[cfg(test)]
