@@ -17,12 +17,14 @@
 //! tile (not only parts mostly inside) swallowed real tiles of rf heaps (two photos lost a
 //! tile); growing the cut tiles at the edge read neighbours half out of the frame surely.
 
+use std::time::Instant;
+
 use ndarray::Array4;
 
 use super::edges::{short_side, touches_edge};
 use super::geometry::sample_face;
 use super::twice::share_inside;
-use super::{CONFIDENT, CROP_H, CROP_W, NOT_A_TILE, Recognizer, Timings, UNSURE, VisionError, max};
+use super::{CROP_H, CROP_W, Recognizer, Timings, UNSURE, VisionError, max, without_marked};
 use crate::detection::Detection;
 
 /// A face-up tile read under UNSURE is tried when its outline's short side is at least this
@@ -156,12 +158,7 @@ impl Recognizer {
             }
             found[i] = g;
         }
-        let mut k = 0;
-        found.retain(|_| {
-            k += 1;
-            !gone[k - 1]
-        });
-        Ok(found)
+        Ok(without_marked(found, &gone))
     }
 
     /// The grown outline that reads as the surest confident face and not "not a tile", if
@@ -180,23 +177,20 @@ impl Recognizer {
         for (k, g) in grown.iter().enumerate() {
             sample_face(img, &g.corners, &mut crops, k);
         }
+        let t0 = Instant::now();
         let first = self.classify(&crops)?;
+        t.classifier += t0.elapsed().as_secs_f64() * 1e3;
         let mut order: Vec<usize> = (0..grown.len()).collect();
         order.sort_by(|&a, &b| max(&first[b].faces).total_cmp(&max(&first[a].faces)));
-        let mut finalists: Vec<Detection> = order
+        let finalists: Vec<Detection> = order
             .into_iter()
             .take(FINALISTS)
             .map(|k| grown[k].clone())
             .collect();
-        let mut tm = Timings::default();
-        let p_none = self.read_faces(img, &mut finalists, &[], &mut tm)?;
-        t.add_time(&tm);
-        Ok(finalists
+        Ok(self
+            .sure_readings(img, finalists, t)?
             .into_iter()
-            .zip(p_none)
-            .filter(|(g, p)| *p < NOT_A_TILE && max(&g.probs) >= CONFIDENT)
-            .max_by(|a, b| max(&a.0.probs).total_cmp(&max(&b.0.probs)))
-            .map(|(g, _)| g))
+            .max_by(|a, b| max(&a.probs).total_cmp(&max(&b.probs))))
     }
 }
 

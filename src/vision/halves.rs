@@ -9,7 +9,7 @@
 //! sets unchanged. Without the size rule two whole squat tiles of a squeezed rf photo were
 //! joined.
 
-use super::{CONFIDENT, NOT_A_TILE, Recognizer, Timings, VisionError, max};
+use super::{CONFIDENT, NOT_A_TILE, Recognizer, Timings, VisionError, max, without_marked};
 use crate::detection::{Detection, Orientation};
 
 /// A half is at least this wide for its height (a whole upright tile is about 0.75).
@@ -65,7 +65,7 @@ impl Recognizer {
     pub(super) fn join_halves(
         &mut self,
         img: &image::RgbImage,
-        mut found: Vec<Detection>,
+        found: Vec<Detection>,
         t: &mut Timings,
     ) -> Result<Vec<Detection>, VisionError> {
         let big = BIG * img.width().min(img.height()) as f32;
@@ -97,11 +97,7 @@ impl Recognizer {
                 add.push(tile);
             }
         }
-        let mut k = 0;
-        found.retain(|_| {
-            k += 1;
-            !gone[k - 1]
-        });
+        let mut found = without_marked(found, &gone);
         found.extend(add);
         Ok(found)
     }

@@ -211,6 +211,15 @@ const TURN_MARGIN: f32 = 0.15;
 /// quarter turn, so it tells few claimed tiles; the finder must learn the rest.
 const ACROSS_READS: f32 = 0.25;
 
+/// `found` without the tiles marked in `gone` (one flag per tile, in order).
+fn without_marked(found: Vec<Detection>, gone: &[bool]) -> Vec<Detection> {
+    found
+        .into_iter()
+        .zip(gone)
+        .filter_map(|(d, &g)| (!g).then_some(d))
+        .collect()
+}
+
 fn max(v: &[f32]) -> f32 {
     v.iter().copied().fold(0.0f32, f32::max)
 }

@@ -144,7 +144,7 @@ impl Recognizer {
     }
 
     /// The boxes read as a sure face, and not as "not a tile".
-    fn sure_readings(
+    pub(super) fn sure_readings(
         &mut self,
         img: &image::RgbImage,
         mut boxes: Vec<Detection>,
