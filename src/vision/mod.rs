@@ -482,7 +482,7 @@ impl Recognizer {
         t.rejected = before - kept.len();
         let kept = twice::drop_tiles_found_twice(kept);
         let kept = reflections::drop_reflections(img, kept);
-        Ok((lone::drop_lone_doubts(kept, w as f32, h as f32), t))
+        Ok((lone::drop_lone_doubts(kept, img), t))
     }
 
     /// The tiles a look at twice the fine look's size finds where the fine look found none, in
