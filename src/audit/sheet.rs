@@ -253,6 +253,25 @@ fn read_row(rec: &csv::StringRecord, cols: &Columns, players: &[String], line: u
         line,
         ..Row::default()
     };
+    read_outcome(&mut row, rec, cols, players);
+    read_hand_fields(&mut row, rec, cols);
+    read_changes(&mut row, rec, cols, players);
+    read_penalties(&mut row, rec, cols, players);
+    let time = cols.get(rec, "time");
+    if !time.is_empty() {
+        row.time = seconds(time);
+        if row.time.is_none() {
+            row.errors.push(format!(
+                "time: '{time}' is not a time (seconds, m:ss or h:mm:ss)"
+            ));
+        }
+    }
+    row
+}
+
+/// The hand's number, the prevalent wind, and whether and how it was won: the winner, who
+/// gave the tile, the total.
+fn read_outcome(row: &mut Row, rec: &csv::StringRecord, cols: &Columns, players: &[String]) {
     let mut err = |e: String| row.errors.push(e);
     let player = |s: &str| players.iter().position(|p| p == s);
     let hand = cols.get(rec, "hand");
@@ -272,25 +291,31 @@ fn read_row(rec: &csv::StringRecord, cols: &Columns, players: &[String], line: u
         "draw" | "荒" | "荒牌" => {}
         other => err(format!("result: '{other}' is neither win nor draw")),
     }
-    if row.win {
-        let w = cols.get(rec, "winner");
-        row.winner = player(w);
-        if row.winner.is_none() {
-            err(format!("winner: '{w}' is not one of the players"));
-        }
-        let from = cols.get(rec, "from");
-        if !matches!(from.to_lowercase().as_str(), "self" | "自摸") {
-            row.discarder = player(from);
-            if row.discarder.is_none() {
-                err(format!("from: '{from}' is neither a player nor 'self'"));
-            }
-        }
-        let total = cols.get(rec, "total");
-        row.total = total.parse().ok();
-        if row.total.is_none() {
-            err(format!("total: '{total}' is not a number of points"));
+    if !row.win {
+        return;
+    }
+    let w = cols.get(rec, "winner");
+    row.winner = player(w);
+    if row.winner.is_none() {
+        err(format!("winner: '{w}' is not one of the players"));
+    }
+    let from = cols.get(rec, "from");
+    if !matches!(from.to_lowercase().as_str(), "self" | "自摸") {
+        row.discarder = player(from);
+        if row.discarder.is_none() {
+            err(format!("from: '{from}' is neither a player nor 'self'"));
         }
     }
+    let total = cols.get(rec, "total");
+    row.total = total.parse().ok();
+    if row.total.is_none() {
+        err(format!("total: '{total}' is not a number of points"));
+    }
+}
+
+/// The flowers, the fans claimed and the hand's notation.
+fn read_hand_fields(row: &mut Row, rec: &csv::StringRecord, cols: &Columns) {
+    let mut err = |e: String| row.errors.push(e);
     let flowers = cols.get(rec, "flowers");
     if !flowers.is_empty() {
         match flowers.parse::<u8>() {
@@ -310,6 +335,11 @@ fn read_row(rec: &csv::StringRecord, cols: &Columns, players: &[String], line: u
     }
     let notation = cols.get(rec, "notation");
     row.notation = (!notation.is_empty()).then(|| notation.to_string());
+}
+
+/// Each player's score change, and the running totals when the sheet has them all.
+fn read_changes(row: &mut Row, rec: &csv::StringRecord, cols: &Columns, players: &[String]) {
+    let mut err = |e: String| row.errors.push(e);
     for (k, (col, name)) in cols.player.iter().zip(players).enumerate() {
         let v = col.and_then(|i| rec.get(i)).map_or("", str::trim);
         match v.parse::<i64>() {
@@ -329,6 +359,11 @@ fn read_row(rec: &csv::StringRecord, cols: &Columns, players: &[String], line: u
         }
     }
     row.running = has_running.then_some(running);
+}
+
+/// Penalties, `player:points` separated by `;`.
+fn read_penalties(row: &mut Row, rec: &csv::StringRecord, cols: &Columns, players: &[String]) {
+    let player = |s: &str| players.iter().position(|p| p == s);
     for part in cols
         .get(rec, "penalties")
         .split(';')
@@ -339,22 +374,12 @@ fn read_row(rec: &csv::StringRecord, cols: &Columns, players: &[String], line: u
             .map(|(p, v)| (player(p.trim()), v.trim().parse::<i64>()))
         {
             Some((Some(k), Ok(v))) => row.penalties[k] += v,
-            _ => err(format!(
+            _ => row.errors.push(format!(
                 "penalties: '{}' is not `player:points`",
                 part.trim()
             )),
         }
     }
-    let time = cols.get(rec, "time");
-    if !time.is_empty() {
-        row.time = seconds(time);
-        if row.time.is_none() {
-            err(format!(
-                "time: '{time}' is not a time (seconds, m:ss or h:mm:ss)"
-            ));
-        }
-    }
-    row
 }
 
 /// Reads a sheet. Rows with bad fields are kept, with their errors; only a sheet without

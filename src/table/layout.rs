@@ -542,19 +542,64 @@ fn read_hand(
     out: &mut TableReading,
 ) -> Vec<usize> {
     let lying = lying_rows(plain);
-    let longest = |among: &mut dyn Iterator<Item = usize>| {
-        among.max_by_key(|&k| (plain[k].1.len(), usize::MAX - k))
-    };
-    let main = longest(&mut (0..plain.len()).filter(|&k| !lying.contains(&plain[k].0)))
-        .or_else(|| longest(&mut (0..plain.len())));
-    let Some(main) = main else {
+    let Some(main) = hand_run(plain, &lying) else {
         out.issues.push("no standing hand found".to_string());
         return Vec::new();
     };
     let hand_row = plain[main].0;
     let mut hand: Vec<usize> = plain[main].1.iter().map(|p| p.idx).collect();
+    let mut others = nearest_the_hand_first(plain, main);
+    let lying: Vec<usize> = lying.into_iter().filter(|&r| r != hand_row).collect();
+    let cut = melds_lying_in_front(dets, plain, &lying, out);
+    others.retain(|run| !cut.contains(&run.0));
+    let (mut winning, parts) = runs_apart(dets, &others, hand_row, out);
+    let bonus = join_parts(
+        dets,
+        plain,
+        bonus_aside,
+        parts,
+        &mut hand,
+        winning.is_some(),
+        out,
+    );
+    if winning.is_none() && !hand.is_empty() {
+        out.assumed.push(
+            "no tile set apart: the rightmost tile of the hand is taken as the winning tile"
+                .to_string(),
+        );
+        winning = hand.pop();
+    }
+    if let Some(wi) = winning {
+        out.groups.push(Group {
+            kind: GroupKind::Winning,
+            tiles: vec![wi],
+        });
+    }
+    out.groups.insert(
+        0,
+        Group {
+            kind: GroupKind::Hand,
+            tiles: hand,
+        },
+    );
+    bonus
+}
+
+/// The hand's run: the longest run outside the `lying` rows (the first of equals), else the
+/// longest of all; `None` when there is no run.
+fn hand_run(plain: &[Run], lying: &[usize]) -> Option<usize> {
+    let longest = |among: &mut dyn Iterator<Item = usize>| {
+        among.max_by_key(|&k| (plain[k].1.len(), usize::MAX - k))
+    };
+    longest(&mut (0..plain.len()).filter(|&k| !lying.contains(&plain[k].0)))
+        .or_else(|| longest(&mut (0..plain.len())))
+}
+
+/// The runs other than the hand's (`main`), nearest the hand first: in its row, then by how far
+/// they start from its right end.
+fn nearest_the_hand_first(plain: &[Run], main: usize) -> Vec<&Run> {
+    let hand_row = plain[main].0;
     let hand_end = plain[main].1.last().map_or(0.0, |p| p.x1);
-    // Nearest the hand first: in its row, then by how far from its right end.
     let mut others: Vec<&Run> = plain
         .iter()
         .enumerate()
@@ -567,12 +612,20 @@ fn read_hand(
             .partial_cmp(&near(b))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
+    others
+}
+
+/// The runs apart from the hand, nearest first: a lone tile (in the hand row first) is the
+/// winning tile, a run of 3 or 4 a meld laid upright (pushed to `out.groups`), anything else a
+/// part of the hand split off by a gap. Gives the winning tile and those parts.
+fn runs_apart(
+    dets: &[Detection],
+    others: &[&Run],
+    hand_row: usize,
+    out: &mut TableReading,
+) -> (Option<usize>, Vec<Vec<usize>>) {
     let mut winning: Option<usize> = None;
-    let (mut joined_runs, mut joined_tiles) = (0, 0);
     let mut parts = Vec::new();
-    let lying: Vec<usize> = lying.into_iter().filter(|&r| r != hand_row).collect();
-    let cut = melds_lying_in_front(dets, plain, &lying, out);
-    others.retain(|run| !cut.contains(&run.0));
     for (r, run) in others {
         let idx: Vec<usize> = run.iter().map(|p| p.idx).collect();
         match idx.len() {
@@ -590,12 +643,26 @@ fn read_hand(
             _ => parts.push(idx),
         }
     }
-    // Parts of the hand split by gaps are joined to it (said once for all such parts), while
-    // the hand is not full: past 14 tiles a part cannot belong to it. A lone tile then is most
-    // often a flower or season the model misread (their pictures differ most between sets):
-    // one the model gives some chance of being one, or one lying beside the bonus tiles.
+    (winning, parts)
+}
+
+/// Parts of the hand split by gaps are joined to it (said once for all such parts), while
+/// the hand is not full: past 14 tiles a part cannot belong to it. A lone tile then is most
+/// often a flower or season the model misread (their pictures differ most between sets):
+/// one the model gives some chance of being one, or one lying beside the bonus tiles; or the
+/// fourth tile of a pung beside it. Gives the lone tiles read as flowers or seasons.
+fn join_parts(
+    dets: &[Detection],
+    plain: &[Run],
+    bonus_aside: &[usize],
+    parts: Vec<Vec<usize>>,
+    hand: &mut Vec<usize>,
+    has_winning: bool,
+    out: &mut TableReading,
+) -> Vec<usize> {
     let melds = out.groups.iter().filter(|g| g.kind.is_meld()).count();
     let (mut bonus, mut left_out) = (Vec::new(), Vec::new());
+    let (mut joined_runs, mut joined_tiles) = (0, 0);
     // Beside them means in their row, away from the other tiles (as `split_bonus` asks): a
     // tile beside a flower and beside tiles of the hand or a meld is one of the table's (a 2m
     // upside down below a season in a grid of tiles, held-out rf photo 0018).
@@ -609,7 +676,7 @@ fn read_hand(
             && !placed.iter().any(|&j| j != i && beside(dets, i, j))
     };
     for idx in parts {
-        let full = hand.len() + usize::from(winning.is_some()) + 3 * melds >= 14;
+        let full = hand.len() + usize::from(has_winning) + 3 * melds >= 14;
         match idx[..] {
             [i] if full && fourth_of_a_pung(dets, i, &mut out.groups) => {
                 out.assumed.push(
@@ -638,26 +705,6 @@ fn read_hand(
     }
     let note = format!("{} tile(s) apart from a full hand left out", left_out.len());
     leave_out(left_out, note, out);
-    if winning.is_none() && !hand.is_empty() {
-        out.assumed.push(
-            "no tile set apart: the rightmost tile of the hand is taken as the winning tile"
-                .to_string(),
-        );
-        winning = hand.pop();
-    }
-    if let Some(wi) = winning {
-        out.groups.push(Group {
-            kind: GroupKind::Winning,
-            tiles: vec![wi],
-        });
-    }
-    out.groups.insert(
-        0,
-        Group {
-            kind: GroupKind::Hand,
-            tiles: hand,
-        },
-    );
     bonus
 }
 

@@ -11,7 +11,7 @@
 //! recall 0.954/0.925 → 0.970/0.955; two to four tiles 0.901/0.877 → 0.909/0.877; rf photos,
 //! crops and pictures without tiles unchanged (such a picture reads about 60 ms longer).
 
-use super::lone::{PALE_SHARE, pale_share};
+use super::lone::{NEUTRAL_SHARE, neutral_share};
 use super::{CONFIDENT, NOT_A_TILE, Recognizer, Timings, VisionError, inside, max};
 use crate::detection::{Detection, Face, Orientation};
 
@@ -132,7 +132,7 @@ impl Recognizer {
         if tile.is_none() {
             tile = self.slanted_tile(img, t)?;
         }
-        let tile = tile.filter(|tile| pale_share(img, &tile.bounds()) >= PALE_SHARE);
+        let tile = tile.filter(|tile| neutral_share(img, &tile.bounds()) >= NEUTRAL_SHARE);
         Ok(tile.map(|mut tile| {
             tile.score = max(&tile.probs);
             let mut out: Vec<Detection> = found
