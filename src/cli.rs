@@ -645,6 +645,12 @@ fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {
         "suanfan: {} frames read ({} unreadable), {} hands locked, {:.0} ms a frame in the models",
         summary.frames, summary.bad_frames, summary.locked, summary.ms_per_frame
     );
+    if summary.locked == 0 && summary.frames > 0 && summary.failure.is_none() {
+        eprintln!(
+            "suanfan: no hand held still long enough to lock (a hand locks once its picture is still for {:.1} s over {} frames or more); to score single photos, use `suanfan scan`",
+            track.hold_seconds, track.min_frames
+        );
+    }
     if let Some(f) = summary.failure {
         eprintln!("suanfan: the source stopped: {f}");
         return Ok(ExitCode::from(1));

@@ -274,6 +274,28 @@ fn missing_sources_and_cameras_say_what_to_do() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no video stream"));
 }
 
+/// A folder of one photo never holds still for a hand to lock: the run says so and points to
+/// `scan` (the window scores that last frame as it is).
+#[test]
+#[cfg_attr(no_onnxruntime, ignore = "ONNX Runtime is not installed")]
+fn a_folder_of_one_photo_says_no_hand_locked_and_points_to_scan() {
+    let dir = std::env::temp_dir().join(format!("suanfan-one-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        repo().join("datasets/samples/hand-melds.jpg"),
+        dir.join("hand.jpg"),
+    )
+    .unwrap();
+    let out = live(&["--headless", dir.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("0 hands locked") && stderr.contains("suanfan scan"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn without_ffmpeg_a_video_asks_for_it() {
     let video = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("any.mkv");

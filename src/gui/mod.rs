@@ -187,6 +187,10 @@ impl LiveApp {
             };
             let given = Given::default();
             let rules = RuleSet::default();
+            // The newest frame's tiles, and whether any hand locked: a source that ends before
+            // its picture held still (a folder of one photo) has its last frame scored as it is.
+            let mut last: Vec<Detection> = Vec::new();
+            let mut locked = false;
             let result = live::run(
                 src,
                 live::RunOptions {
@@ -203,19 +207,36 @@ impl LiveApp {
                         detections,
                         status,
                         ..
-                    } => send(Message::Frame {
-                        image,
-                        detections,
-                        status,
-                    }),
-                    Event::Locked(l) => send(Message::Hand {
-                        detections: l.outcome.detections.clone(),
-                        image: None,
-                        name: l.outcome.image.clone(),
-                    }),
+                    } => {
+                        last.clone_from(&detections);
+                        send(Message::Frame {
+                            image,
+                            detections,
+                            status,
+                        })
+                    }
+                    Event::Locked(l) => {
+                        locked = true;
+                        send(Message::Hand {
+                            detections: l.outcome.detections.clone(),
+                            image: None,
+                            name: l.outcome.image.clone(),
+                        })
+                    }
                     Event::BadFrame(m) => send(Message::Note(m)),
                 },
             );
+            if result.is_ok() && !locked && !last.is_empty() {
+                send(Message::Hand {
+                    detections: last,
+                    image: None,
+                    name: source.clone(),
+                });
+                send(Message::Note(
+                    "no hand held still before the source ended: its last frame is scored as it is"
+                        .into(),
+                ));
+            }
             match result {
                 Ok(s) => send(Message::Note(match s.failure {
                     Some(f) => format!("the source stopped: {f}"),
