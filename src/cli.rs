@@ -548,17 +548,10 @@ fn window(_: &LiveArgs, _: suanfan::capture::SourceOptions, _: bool) -> Result<E
 
 fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {
     use suanfan::capture::{self, SourceOptions};
-    use suanfan::live::{self, Event};
-    use suanfan::scan::to_text_in;
+    use suanfan::live;
     use suanfan::track::TrackConfig;
     use suanfan::vision::{Recognizer, VisionConfig};
-    let fps_ok = a.fps > 0.0 && a.fps <= 60.0;
-    let hold_ok = (0.0..=30.0).contains(&a.hold);
-    if !fps_ok || !hold_ok {
-        return Err(CliError::Input(
-            "--fps must be above 0 and at most 60, --hold between 0 and 30 seconds".to_string(),
-        ));
-    }
+    check_live_args(a)?;
     let rules = a.when.rules.rule_set();
     let given = a.when.given();
     let opts = SourceOptions {
@@ -600,40 +593,8 @@ fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {
         &rules,
         track,
         |event| {
-            if write_error.is_some() {
-                return;
-            }
-            let written = match event {
-                Event::Locked(l) => match a.format {
-                    Format::Json => writeln!(out, "{}", live::to_json(&l)),
-                    Format::Text => writeln!(
-                        out,
-                        "== {:.1} s, frame {} (weakest tile {:.0}%)\n{}",
-                        l.seconds,
-                        l.index,
-                        100.0 * l.confidence,
-                        to_text_in(&l.outcome, a.when.lang.lang())
-                    ),
-                }
-                .and_then(|()| out.flush()),
-                Event::BadFrame(m) => {
-                    eprintln!("suanfan: {m} (skipped)");
-                    Ok(())
-                }
-                Event::Frame {
-                    index,
-                    seconds,
-                    status,
-                    ..
-                } => {
-                    if a.verbose {
-                        eprintln!("frame {index} at {seconds:.2} s: {status:?}");
-                    }
-                    Ok(())
-                }
-            };
-            if let Err(e) = written {
-                write_error = Some(e);
+            if write_error.is_none() {
+                write_error = write_live_event(&mut out, a, event).err();
             }
         },
     )
@@ -641,6 +602,70 @@ fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {
     if let Some(e) = write_error {
         return Err(CliError::Io(e));
     }
+    Ok(report_live_summary(&summary, &track))
+}
+
+/// `--fps` and `--hold` within what `live` can use.
+fn check_live_args(a: &LiveArgs) -> Result<(), CliError> {
+    let fps_ok = a.fps > 0.0 && a.fps <= 60.0;
+    let hold_ok = (0.0..=30.0).contains(&a.hold);
+    if fps_ok && hold_ok {
+        Ok(())
+    } else {
+        Err(CliError::Input(
+            "--fps must be above 0 and at most 60, --hold between 0 and 30 seconds".to_string(),
+        ))
+    }
+}
+
+/// One event of `live --headless`: a locked hand to `out` (text or JSON), an unreadable frame
+/// and, with `--verbose`, every frame's status to standard error.
+fn write_live_event(
+    out: &mut impl Write,
+    a: &LiveArgs,
+    event: suanfan::live::Event,
+) -> io::Result<()> {
+    use suanfan::live::{self, Event};
+    use suanfan::scan::to_text_in;
+    match event {
+        Event::Locked(l) => {
+            match a.format {
+                Format::Json => writeln!(out, "{}", live::to_json(&l))?,
+                Format::Text => writeln!(
+                    out,
+                    "== {:.1} s, frame {} (weakest tile {:.0}%)\n{}",
+                    l.seconds,
+                    l.index,
+                    100.0 * l.confidence,
+                    to_text_in(&l.outcome, a.when.lang.lang())
+                )?,
+            }
+            out.flush()
+        }
+        Event::BadFrame(m) => {
+            eprintln!("suanfan: {m} (skipped)");
+            Ok(())
+        }
+        Event::Frame {
+            index,
+            seconds,
+            status,
+            ..
+        } => {
+            if a.verbose {
+                eprintln!("frame {index} at {seconds:.2} s: {status:?}");
+            }
+            Ok(())
+        }
+    }
+}
+
+/// What `live --headless` read, to standard error, and its exit code: 1 when the source stopped
+/// with an error.
+fn report_live_summary(
+    summary: &suanfan::live::Summary,
+    track: &suanfan::track::TrackConfig,
+) -> ExitCode {
     eprintln!(
         "suanfan: {} frames read ({} unreadable), {} hands locked, {:.0} ms a frame in the models",
         summary.frames, summary.bad_frames, summary.locked, summary.ms_per_frame
@@ -651,11 +676,13 @@ fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {
             track.hold_seconds, track.min_frames
         );
     }
-    if let Some(f) = summary.failure {
-        eprintln!("suanfan: the source stopped: {f}");
-        return Ok(ExitCode::from(1));
+    match &summary.failure {
+        Some(f) => {
+            eprintln!("suanfan: the source stopped: {f}");
+            ExitCode::from(1)
+        }
+        None => ExitCode::SUCCESS,
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {

@@ -169,6 +169,44 @@ impl Tracker {
         mut decode: impl FnMut(&[Detection]) -> Option<(String, T)>,
     ) -> (Status, Option<Lock<T>>) {
         let tiles = obs.detections.len();
+        let still = self.note_motion(&obs);
+        self.window.push_back(obs);
+        while self.window.len() > self.cfg.max_frames {
+            self.window.pop_front();
+        }
+        if let (false, Some(key)) = (still, &self.locked) {
+            return (Status::Locked { key: key.clone() }, None);
+        }
+        let span = match (self.window.front(), self.window.back()) {
+            (Some(a), Some(b)) => b.seconds - a.seconds,
+            _ => 0.0,
+        };
+        if self.window.len() < self.cfg.min_frames || span + 1e-6 < self.cfg.hold_seconds {
+            return (self.waiting(tiles, still, span), None);
+        }
+        let fused = fuse(&self.window);
+        let Some((key, payload)) = decode(&fused) else {
+            self.last_key = None;
+            let status = Status::HoldStill {
+                tiles,
+                still_seconds: span,
+            };
+            return (status, None);
+        };
+        // A reading locks when two decodes in a row agree on it.
+        let confirmed = self.last_key.as_deref() == Some(key.as_str());
+        self.last_key = Some(key.clone());
+        if !confirmed || self.locked.as_deref() == Some(key.as_str()) {
+            return (self.waiting(tiles, true, span), None);
+        }
+        self.lock(key, payload, fused, tiles)
+    }
+
+    /// Takes in how the table changed with frame `obs`: a cleared table, or other tiles, end
+    /// the lock; a frame that moved starts the still window again (and enough of them in a row
+    /// end the lock). Whether the frame is still against the one before.
+    fn note_motion(&mut self, obs: &Observation) -> bool {
+        let tiles = obs.detections.len();
         if tiles < self.cfg.clear_tiles {
             self.cleared = true;
         }
@@ -182,65 +220,41 @@ impl Tracker {
                 && drift(before, &obs.detections) < self.cfg.still_drift
         });
         self.prev = Some((obs.thumb.clone(), obs.detections.clone()));
-        if !still {
+        if still {
+            self.moving = 0;
+        } else {
             self.window.clear();
             self.last_key = None;
             self.moving += 1;
             if self.moving >= self.cfg.unlock_frames {
                 self.locked = None;
             }
-        } else {
-            self.moving = 0;
         }
-        self.window.push_back(obs);
-        while self.window.len() > self.cfg.max_frames {
-            self.window.pop_front();
+        still
+    }
+
+    /// The status while no new hand locks: the locked hand, else holding still for `span`
+    /// seconds, else searching.
+    fn waiting(&self, tiles: usize, still: bool, span: f64) -> Status {
+        match &self.locked {
+            Some(key) => Status::Locked { key: key.clone() },
+            None if still => Status::HoldStill {
+                tiles,
+                still_seconds: span,
+            },
+            None => Status::Searching { tiles },
         }
-        if let (false, Some(key)) = (still, &self.locked) {
-            return (Status::Locked { key: key.clone() }, None);
-        }
-        let span = match (self.window.front(), self.window.back()) {
-            (Some(a), Some(b)) => b.seconds - a.seconds,
-            _ => 0.0,
-        };
-        if self.window.len() < self.cfg.min_frames || span + 1e-6 < self.cfg.hold_seconds {
-            return match &self.locked {
-                Some(key) => (Status::Locked { key: key.clone() }, None),
-                None if still => (
-                    Status::HoldStill {
-                        tiles,
-                        still_seconds: span,
-                    },
-                    None,
-                ),
-                None => (Status::Searching { tiles }, None),
-            };
-        }
-        let fused = fuse(&self.window);
-        let Some((key, payload)) = decode(&fused) else {
-            self.last_key = None;
-            return (
-                Status::HoldStill {
-                    tiles,
-                    still_seconds: span,
-                },
-                None,
-            );
-        };
-        let confirmed = self.last_key.as_deref() == Some(key.as_str());
-        self.last_key = Some(key.clone());
-        if !confirmed || self.locked.as_deref() == Some(key.as_str()) {
-            return match &self.locked {
-                Some(k) => (Status::Locked { key: k.clone() }, None),
-                None => (
-                    Status::HoldStill {
-                        tiles,
-                        still_seconds: span,
-                    },
-                    None,
-                ),
-            };
-        }
+    }
+
+    /// Locks hand `key` read from the still window as `fused`, with `tiles` tiles; the lock is
+    /// reported unless the same hand was reported last and the table was not cleared between.
+    fn lock<T>(
+        &mut self,
+        key: String,
+        payload: T,
+        fused: Vec<Detection>,
+        tiles: usize,
+    ) -> (Status, Option<Lock<T>>) {
         self.locked = Some(key.clone());
         self.locked_tiles = tiles;
         let report = self.cleared || self.reported.as_deref() != Some(key.as_str());

@@ -31,6 +31,13 @@ Sets (none of them trained on):
 - `camerash`: the camerash-dev photos with boxes in datasets/labels (where tiles are, not which
   faces): localisation only.
 
+Any set name followed by `@` and a way of spoiling the pictures measures how recognition holds
+up when photos are worse than the set's (`degrade`): `@dark` (a dim room: a third of the light,
+more noise), `@warm` (tungsten light: blue cut by a third), `@blur` (out of focus or shaken: a
+Gaussian blur of 0.4% of the long side), `@jpeg` (saved at quality 25), `@small` (half the
+size), `@turned` (turned a quarter, as a photo whose EXIF turn was lost). For example
+`--sets rf-holdout@dark,rf-holdout@warm`.
+
 For each set: tile precision, recall and F1 (a tile counts as right when its outline overlaps
 the label by IoU >= 0.5 and its face is the labelled one; face-down tiles are not counted on
 photos whose labels have none), photos read exactly (every labelled tile right, nothing
@@ -44,6 +51,7 @@ import collections
 import csv
 import fcntl
 import gzip
+import io
 import json
 import math
 import random
@@ -398,6 +406,35 @@ def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: b
     return right, len(preds), len(labels), right == len(labels) == len(preds)
 
 
+DEGRADE = ("dark", "warm", "blur", "jpeg", "small", "turned")
+
+
+def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tuple[Image.Image, list]:
+    """The picture `img` spoiled as `how` (DEGRADE), with its labels (face, (x0, y0, x1, y1))
+    moved along where the picture's geometry changes."""
+    if how == "dark":
+        a = np.asarray(img, dtype=np.float32) / 3.0
+        a += np.random.default_rng(rng.randrange(1 << 30)).normal(0.0, 4.0, a.shape)
+        return Image.fromarray(a.clip(0, 255).astype(np.uint8)), labels
+    if how == "warm":
+        a = np.asarray(img, dtype=np.float32) * np.array([1.0, 0.9, 0.67], dtype=np.float32)
+        return Image.fromarray(a.clip(0, 255).astype(np.uint8)), labels
+    if how == "blur":
+        return img.filter(ImageFilter.GaussianBlur(0.004 * max(img.size))), labels
+    if how == "jpeg":
+        buf = io.BytesIO()
+        img.save(buf, "JPEG", quality=25)
+        return Image.open(io.BytesIO(buf.getvalue())).convert("RGB"), labels
+    if how == "small":
+        w, h = img.size
+        return img.resize((max(1, w // 2), max(1, h // 2)), Image.LANCZOS), [(f, tuple(v / 2 for v in b)) for f, b in labels]
+    if how == "turned":
+        # A quarter turn anticlockwise: (x, y) -> (y, w - x).
+        w = img.size[0]
+        return img.transpose(Image.ROTATE_90), [(f, (b[1], w - b[2], b[3], w - b[0])) for f, b in labels]
+    raise SystemExit(f"unknown way to spoil the pictures: @{how} (one of {', '.join(DEGRADE)})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=str(REPO / "target" / "release" / "suanfan"))
@@ -436,11 +473,18 @@ def main():
     lock = hold_cache()  # noqa: F841 (held until the run ends)
     print(f"{'set':<12} {'photos':>6} {'precision':>9} {'recall':>7} {'F1':>6} {'exact':>11} {'false tiles':>11} {'ms/photo':>8}  found (any face): P / R")
     for name in args.sets.split(","):
-        items = write_set(name, makers[name]())
+        base, _, how = name.partition("@")
+        if base not in makers:
+            raise SystemExit(f"unknown set {base!r} (one of {', '.join(makers)})")
+        items = makers[base]()
+        if how:
+            rng = random.Random(11)
+            items = [degrade(img, labels, how, rng) for img, labels in items]
+        items = write_set(name, items)
         if not items:
             where = (
                 "are Debian's wallpapers there? apt-get install ukui-wallpapers mate-backgrounds lomiri-wallpapers-20.04 plasma-workspace-wallpapers gimp-data"
-                if name.endswith("backdrops")
+                if base.endswith("backdrops")
                 else "is ../shared/data there?"
             )
             print(f"{name:<12} no photos ({where})")
@@ -453,23 +497,23 @@ def main():
         for p, labels in items:
             a = answers.get(str(p), {})
             ms.append(a.get("ms", {}).get("total", 0) if isinstance(a.get("ms"), dict) else a.get("ms", 0) or 0)
-            r, pr, g, ex = score_photo(a, labels, faces_known=name != "camerash", backs_labelled=name in BACKS_LABELLED)
+            r, pr, g, ex = score_photo(a, labels, faces_known=base != "camerash", backs_labelled=base in BACKS_LABELLED)
             R, P, G, E = R + r, P + pr, G + g, E + ex
-            LR += score_photo(a, labels, faces_known=False, backs_labelled=name in BACKS_LABELLED, any_face=True)[0]
-            kinds += error_kinds(a, labels, backs_labelled=name in BACKS_LABELLED)
+            LR += score_photo(a, labels, faces_known=False, backs_labelled=base in BACKS_LABELLED, any_face=True)[0]
+            kinds += error_kinds(a, labels, backs_labelled=base in BACKS_LABELLED)
             if detail:
                 read = [(t["tile"], round(t.get("p", 0), 2), outline_bounds(t["corners"])) for t in a.get("tiles", [])]
                 detail.write(json.dumps({"set": name, "file": str(p), "right": r, "reported": pr, "labelled": g, "labels": [(f, [round(v) for v in b]) for f, b in labels], "read": read}) + "\n")
         prec, rec = R / max(P, 1), R / max(G, 1)
         f1 = 2 * prec * rec / max(prec + rec, 1e-9)
         print(f"{name:<12} {len(items):>6} {prec:>9.3f} {rec:>7.3f} {f1:>6.3f} {E:>4}/{len(items):<4} ({E / len(items):.0%}) {P - R:>5} {np.mean(ms):>8.1f}  {LR / max(P, 1):.3f} / {LR / max(G, 1):.3f}")
-        if name != "camerash":
+        if base != "camerash":
             down = sum(t.get("face_down", False) for p, _ in items for t in answers.get(str(p), {}).get("tiles", []))
             with_tiles = sum(bool(answers.get(str(p), {}).get("tiles")) for p, _ in items)
             print(
                 f"{'':<12} wrong: {kinds['misread']} misread, {kinds['outline off']} outlined off (IoU 0.1-0.5), "
                 f"{kinds['missed']} missed, {kinds['false']} reported where no label is; "
-                + (f"{down} face-down tiles reported (the labels have no backs: counted neither way)" if name not in BACKS_LABELLED
+                + (f"{down} face-down tiles reported (the labels have no backs: counted neither way)" if base not in BACKS_LABELLED
                    else f"{down} of them face down; {with_tiles} pictures with a tile reported")
             )
         for p, _ in items[: args.show]:

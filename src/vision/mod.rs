@@ -327,6 +327,97 @@ struct Candidate {
     rect: Rect,
 }
 
+/// The finder's output maps for one look, at stride 4: the heat of a face-up and a face-down
+/// tile, the box (log width, log height, centre offset), the face's turn, and (when the finder
+/// has it) the turned box (angle as a cosine and sine of 4θ, log sides).
+struct FinderMaps {
+    heat: ArrayD<f32>,
+    boxes: ArrayD<f32>,
+    orient: ArrayD<f32>,
+    rbox: Option<ArrayD<f32>>,
+}
+
+impl FinderMaps {
+    /// An error unless every map has the letterbox's grid.
+    fn check(&self, lb: &Letterbox) -> Result<(), VisionError> {
+        let (gw, gh) = (lb.grid_w, lb.grid_h);
+        let want = [1, 2, gh, gw];
+        if self.heat.shape() != want
+            || self.boxes.shape() != [1, 4, gh, gw]
+            || self.orient.shape() != [1, 4, gh, gw]
+            || self
+                .rbox
+                .as_ref()
+                .is_some_and(|r| r.shape() != [1, 4, gh, gw])
+        {
+            return Err(VisionError::Model(format!(
+                "tile finder gave maps of shape {:?} for an input of {}×{}; expected {want:?}: \
+                 the finder model must take any input size (multiples of {ALIGN}) at stride 4",
+                self.heat.shape(),
+                gw * 4,
+                gh * 4
+            )));
+        }
+        Ok(())
+    }
+
+    /// The tile found at grid cell (`gy`, `gx`) with heat `score`, in the source pixels of a
+    /// picture of `(w, h)`; none when its box is under 2 pixels.
+    fn candidate(
+        &self,
+        lb: &Letterbox,
+        (w, h): (f32, f32),
+        (gy, gx): (usize, usize),
+        face_down: bool,
+        score: f32,
+    ) -> Option<Candidate> {
+        let at = |a: &ArrayD<f32>, k: usize| a[[0, k, gy, gx]];
+        let bw = at(&self.boxes, 0).exp() * STRIDE;
+        let bh = at(&self.boxes, 1).exp() * STRIDE;
+        let cx = (gx as f32 + at(&self.boxes, 2)) * STRIDE;
+        let cy = (gy as f32 + at(&self.boxes, 3)) * STRIDE;
+        // Back to source pixels.
+        let to_src = |x: f32, y: f32| {
+            [
+                ((x - lb.px as f32) / lb.s).clamp(0.0, w),
+                ((y - lb.py as f32) / lb.s).clamp(0.0, h),
+            ]
+        };
+        let a = to_src(cx - bw / 2.0, cy - bh / 2.0);
+        let b = to_src(cx + bw / 2.0, cy + bh / 2.0);
+        if b[0] - a[0] < 2.0 || b[1] - a[1] < 2.0 {
+            return None;
+        }
+        let centre = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+        let rect = match &self.rbox {
+            Some(r) => Rect {
+                centre,
+                angle: at(r, 1).atan2(at(r, 0)) / 4.0,
+                along: at(r, 2).exp() * STRIDE / lb.s,
+                across: at(r, 3).exp() * STRIDE / lb.s,
+            },
+            None => Rect {
+                centre,
+                angle: 0.0,
+                along: b[0] - a[0],
+                across: b[1] - a[1],
+            },
+        };
+        Some(Candidate {
+            det: Detection {
+                corners: rect.corners(Orientation::Up),
+                score,
+                face_down,
+                orientation: Orientation::Up,
+                probs: Vec::new(),
+            },
+            bounds: [a[0], a[1], b[0], b[1]],
+            turn: std::array::from_fn(|i| at(&self.orient, i)),
+            rect,
+        })
+    }
+}
+
 impl Recognizer {
     /// Loads ONNX Runtime and both models, checks that each model gives the outputs suanfan
     /// reads, and warms them up once.
@@ -575,70 +666,18 @@ impl Recognizer {
             None => None,
         };
         drop(outputs);
-        let (gw, gh) = (lb.grid_w, lb.grid_h);
-        let want = [1, 2, gh, gw];
-        if heat.shape() != want
-            || boxes.shape() != [1, 4, gh, gw]
-            || orient.shape() != [1, 4, gh, gw]
-            || rbox.as_ref().is_some_and(|r| r.shape() != [1, 4, gh, gw])
-        {
-            return Err(VisionError::Model(format!(
-                "tile finder gave maps of shape {:?} for an input of {}×{}; expected {want:?}: \
-                 the finder model must take any input size (multiples of {ALIGN}) at stride 4",
-                heat.shape(),
-                gw * 4,
-                gh * 4
-            )));
-        }
-        let (w, h) = (size.0 as f32, size.1 as f32);
-        let mut found = Vec::new();
-        for (ch, gy, gx, v) in peaks(&heat, min_score) {
-            let at = |a: &ArrayD<f32>, k: usize| a[[0, k, gy, gx]];
-            let bw = at(&boxes, 0).exp() * STRIDE;
-            let bh = at(&boxes, 1).exp() * STRIDE;
-            let cx = (gx as f32 + at(&boxes, 2)) * STRIDE;
-            let cy = (gy as f32 + at(&boxes, 3)) * STRIDE;
-            // Back to source pixels.
-            let to_src = |x: f32, y: f32| {
-                [
-                    ((x - lb.px as f32) / lb.s).clamp(0.0, w),
-                    ((y - lb.py as f32) / lb.s).clamp(0.0, h),
-                ]
-            };
-            let a = to_src(cx - bw / 2.0, cy - bh / 2.0);
-            let b = to_src(cx + bw / 2.0, cy + bh / 2.0);
-            if b[0] - a[0] < 2.0 || b[1] - a[1] < 2.0 {
-                continue;
-            }
-            let centre = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
-            let rect = match &rbox {
-                Some(r) => Rect {
-                    centre,
-                    angle: at(r, 1).atan2(at(r, 0)) / 4.0,
-                    along: at(r, 2).exp() * STRIDE / lb.s,
-                    across: at(r, 3).exp() * STRIDE / lb.s,
-                },
-                None => Rect {
-                    centre,
-                    angle: 0.0,
-                    along: b[0] - a[0],
-                    across: b[1] - a[1],
-                },
-            };
-            found.push(Candidate {
-                det: Detection {
-                    corners: rect.corners(Orientation::Up),
-                    score: v,
-                    face_down: ch == 1,
-                    orientation: Orientation::Up,
-                    probs: Vec::new(),
-                },
-                bounds: [a[0], a[1], b[0], b[1]],
-                turn: std::array::from_fn(|i| at(&orient, i)),
-                rect,
-            });
-        }
-        Ok(found)
+        let maps = FinderMaps {
+            heat,
+            boxes,
+            orient,
+            rbox,
+        };
+        maps.check(&lb)?;
+        let size = (size.0 as f32, size.1 as f32);
+        Ok(peaks(&maps.heat, min_score)
+            .into_iter()
+            .filter_map(|(ch, gy, gx, v)| maps.candidate(&lb, size, (gy, gx), ch == 1, v))
+            .collect())
     }
 
     /// Scales the picture (of `size` source pixels; `pixels` is it or a reduction of it) into

@@ -29,28 +29,7 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     let reader = ImageReader::new(Cursor::new(&bytes[..]))
         .with_guessed_format()
         .map_err(|e| err(format!("cannot read: {e}")))?;
-    let format = reader.format();
-    match format {
-        Some(image::ImageFormat::Jpeg | image::ImageFormat::Png) => {}
-        Some(f) => {
-            return Err(err(format!(
-                "{} images are not read: convert it to JPEG or PNG",
-                f.extensions_str()
-                    .first()
-                    .map_or("these", |e| e)
-                    .to_uppercase()
-            )));
-        }
-        None => return Err(err("not a JPEG or PNG image".to_string())),
-    }
-    if format == Some(image::ImageFormat::Jpeg) {
-        if !jpeg_is_complete(&bytes) {
-            return Err(err(
-                "truncated JPEG (the file ends before its image data does): copy or download it again"
-                    .to_string(),
-            ));
-        }
-    }
+    let jpeg = is_jpeg(reader.format(), &bytes).map_err(err)?;
     let (w, h) = reader
         .into_dimensions()
         .map_err(|e| err(format!("not a readable image: {e}")))?;
@@ -68,45 +47,10 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     let orientation = decoder
         .orientation()
         .unwrap_or(image::metadata::Orientation::NoTransforms);
-    let pixels = u64::from(w) * u64::from(h);
-    let k: u32 = if pixels > 20_000_000 {
-        4
-    } else if pixels > 5_000_000 {
-        2
-    } else {
-        1
-    };
-    let mut img = if format == Some(image::ImageFormat::Jpeg) && k > 1 {
+    let k = reduction(w, h);
+    let mut img = if jpeg && k > 1 {
         drop(decoder);
-        let mut jd = jpeg_decoder::Decoder::new(Cursor::new(&bytes[..]));
-        jd.read_info()
-            .map_err(|e| err(format!("corrupt JPEG: {e}")))?;
-        let req = |v: u32| u16::try_from(v.div_ceil(k)).unwrap_or(u16::MAX);
-        let (sw, sh) = jd
-            .scale(req(w), req(h))
-            .map_err(|e| err(format!("corrupt JPEG: {e}")))?;
-        let data = jd
-            .decode()
-            .map_err(|e| err(format!("corrupt or truncated image: {e}")))?;
-        let info = jd.info().ok_or_else(|| err("corrupt JPEG".to_string()))?;
-        let (sw, sh) = (u32::from(sw), u32::from(sh));
-        let rgb: Vec<u8> = match info.pixel_format {
-            jpeg_decoder::PixelFormat::RGB24 => data,
-            jpeg_decoder::PixelFormat::L8 => data.iter().flat_map(|&v| [v, v, v]).collect(),
-            jpeg_decoder::PixelFormat::L16 => {
-                data.chunks(2).flat_map(|c| [c[0], c[0], c[0]]).collect()
-            }
-            jpeg_decoder::PixelFormat::CMYK32 => data
-                .chunks(4)
-                .flat_map(|c| {
-                    let kk = 255 - u16::from(c[3]);
-                    [c[0], c[1], c[2]].map(|v| ((255 - u16::from(v)) * kk / 255) as u8)
-                })
-                .collect(),
-        };
-        let buf = RgbImage::from_raw(sw, sh, rgb)
-            .ok_or_else(|| err("corrupt JPEG: pixel count".to_string()))?;
-        DynamicImage::ImageRgb8(buf)
+        DynamicImage::ImageRgb8(decode_jpeg_reduced(&bytes, (w, h), k).map_err(err)?)
     } else {
         DynamicImage::from_decoder(decoder)
             .map_err(|e| err(format!("corrupt or truncated image: {e}")))?
@@ -123,6 +67,73 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
         scale,
         source_size,
     })
+}
+
+/// Whether a photo of `format` is a JPEG (else a PNG); a message for any other format, and for
+/// a JPEG cut short.
+fn is_jpeg(format: Option<image::ImageFormat>, bytes: &[u8]) -> Result<bool, String> {
+    match format {
+        Some(image::ImageFormat::Jpeg) if !jpeg_is_complete(bytes) => Err(
+            "truncated JPEG (the file ends before its image data does): copy or download it again"
+                .to_string(),
+        ),
+        Some(image::ImageFormat::Jpeg) => Ok(true),
+        Some(image::ImageFormat::Png) => Ok(false),
+        Some(f) => Err(format!(
+            "{} images are not read: convert it to JPEG or PNG",
+            f.extensions_str()
+                .first()
+                .map_or("these", |e| e)
+                .to_uppercase()
+        )),
+        None => Err("not a JPEG or PNG image".to_string()),
+    }
+}
+
+/// The factor a photo of `w` × `h` is decoded smaller by: 4 over 20 megapixels, 2 over 5, else 1.
+fn reduction(w: u32, h: u32) -> u32 {
+    match u64::from(w) * u64::from(h) {
+        p if p > 20_000_000 => 4,
+        p if p > 5_000_000 => 2,
+        _ => 1,
+    }
+}
+
+/// A JPEG of `size` decoded at 1/`k` scale (the decoder's own reduced decoding, which reads
+/// a fraction of the coefficients), as RGB.
+fn decode_jpeg_reduced(bytes: &[u8], (w, h): (u32, u32), k: u32) -> Result<RgbImage, String> {
+    let mut jd = jpeg_decoder::Decoder::new(Cursor::new(bytes));
+    jd.read_info().map_err(|e| format!("corrupt JPEG: {e}"))?;
+    let req = |v: u32| u16::try_from(v.div_ceil(k)).unwrap_or(u16::MAX);
+    let (sw, sh) = jd
+        .scale(req(w), req(h))
+        .map_err(|e| format!("corrupt JPEG: {e}"))?;
+    let data = jd
+        .decode()
+        .map_err(|e| format!("corrupt or truncated image: {e}"))?;
+    let info = jd.info().ok_or_else(|| "corrupt JPEG".to_string())?;
+    RgbImage::from_raw(
+        u32::from(sw),
+        u32::from(sh),
+        to_rgb(data, info.pixel_format),
+    )
+    .ok_or_else(|| "corrupt JPEG: pixel count".to_string())
+}
+
+/// Decoded JPEG samples of `format` as 8-bit RGB.
+fn to_rgb(data: Vec<u8>, format: jpeg_decoder::PixelFormat) -> Vec<u8> {
+    match format {
+        jpeg_decoder::PixelFormat::RGB24 => data,
+        jpeg_decoder::PixelFormat::L8 => data.iter().flat_map(|&v| [v, v, v]).collect(),
+        jpeg_decoder::PixelFormat::L16 => data.chunks(2).flat_map(|c| [c[0], c[0], c[0]]).collect(),
+        jpeg_decoder::PixelFormat::CMYK32 => data
+            .chunks(4)
+            .flat_map(|c| {
+                let kk = 255 - u16::from(c[3]);
+                [c[0], c[1], c[2]].map(|v| ((255 - u16::from(v)) * kk / 255) as u8)
+            })
+            .collect(),
+    }
 }
 
 /// Reads a photo at full resolution (see `load_photo`).
