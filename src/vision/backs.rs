@@ -10,14 +10,6 @@
 //! Measured on the face-down tiles of the rf validation photos judged by a person
 //! (`datasets/labels/rf-backs.csv`, `tools/rf_labels.py check-backs`): false backs reported
 //! 27 → 4, real backs 14 → 13 (11 without the rule of the sure back beside).
-//!
-//! A face-down tile the finder is unsure of with no tile of its size near it is dropped
-//! (`drop_lone_backs`): a back means something to a hand only beside its faces (a concealed
-//! kong) or among other backs (a wall). Measured with `tools/eval_photos.py`: 4 false backs
-//! gone, a patch of wood above a close-up's tile and 3 stretches of the backdrops beside rows of
-//! real tiles (found at 0.31 to 0.57), no tile of any set lost; on the rf validation photos
-//! (`check-backs`, today's models), judged real backs 9 → 7 of 14 and 2 unjudged backs fewer
-//! (a tile's side, a back), each the only one found of a heap of tiles face down.
 
 use image::RgbImage;
 
@@ -27,15 +19,6 @@ use crate::detection::Detection;
 
 /// Tiles whose centres are at most this many short sides apart lie side by side.
 const BESIDE: f32 = 1.5;
-/// A face-down tile the finder is less sure of than this, with no tile of its size near it
-/// (NEAR short sides, LIKE), is dropped: alone it means nothing to a hand (a concealed kong's
-/// backs lie beside its faces, a wall's beside each other), and where nothing is near it is
-/// most often a patch of wood or a plain stretch of a background.
-const SURE_LONE_BACK: f32 = 0.65;
-/// Centres at most this many short sides apart are near for a lone back.
-const NEAR: f32 = 2.0;
-/// Two tiles are of a size when their short sides differ by at most this factor.
-const LIKE: f32 = 1.75;
 
 impl Recognizer {
     /// The face-down tiles the finder reported (`down`, indices into `kept`, whose face-up
@@ -54,35 +37,6 @@ impl Recognizer {
         }
         Ok(())
     }
-}
-
-/// The tiles of `found` less the face-down ones the finder is unsure of (SURE_LONE_BACK) with no
-/// tile of their size near them (NEAR, LIKE).
-pub(super) fn drop_lone_backs(found: Vec<Detection>) -> Vec<Detection> {
-    let lone = |i: usize| {
-        let d = &found[i];
-        d.face_down
-            && d.score < SURE_LONE_BACK
-            && !found
-                .iter()
-                .enumerate()
-                .any(|(j, e)| j != i && of_a_size(d, e) && near(d, e))
-    };
-    let drop: Vec<bool> = (0..found.len()).map(lone).collect();
-    found
-        .into_iter()
-        .zip(drop)
-        .filter_map(|(d, lone)| (!lone).then_some(d))
-        .collect()
-}
-
-fn of_a_size(a: &Detection, b: &Detection) -> bool {
-    let (s, t) = (short_side(a), short_side(b));
-    s.max(t) <= LIKE * s.min(t)
-}
-
-fn near(a: &Detection, b: &Detection) -> bool {
-    dist(a, b) <= NEAR * short_side(a).max(short_side(b))
 }
 
 /// The face-down tiles (`down`, read as `reads`) the classifier calls no tile more than a
@@ -194,40 +148,6 @@ mod tests {
         // With no sure back beside it, tile 1 goes too.
         let reads = [read(0.8, 0.0), read(0.8, 0.0), read(0.8, 0.0)];
         assert_eq!(no_tiles(&row, &[0, 1, 2], &reads).len(), 3);
-    }
-
-    /// Tile `t` moved down by `dy` and sure to `score`.
-    fn at(mut t: Detection, dy: f32, score: f32) -> Detection {
-        for c in &mut t.corners {
-            c[1] += dy;
-        }
-        t.score = score;
-        t
-    }
-
-    #[test]
-    fn an_unsure_back_with_no_tile_of_its_size_near_goes() {
-        let row = [tile(0.0, Some(27)), tile(42.0, Some(27)), tile(84.0, None)];
-        // Beside a face: it stays however unsure.
-        assert_eq!(drop_lone_backs(row.to_vec()).len(), 3);
-        // Three tiles' heights below the row: alone, it goes unless the finder is sure.
-        let far = at(tile(0.0, None), 160.0, 0.5);
-        assert_eq!(drop_lone_backs(vec![row[0].clone(), far.clone()]).len(), 1);
-        let sure = at(tile(0.0, None), 160.0, 0.8);
-        assert_eq!(drop_lone_backs(vec![row[0].clone(), sure]).len(), 2);
-        // Two unsure backs side by side are a wall or a kong shown face down.
-        let next = at(tile(42.0, None), 160.0, 0.5);
-        assert_eq!(drop_lone_backs(vec![far.clone(), next]).len(), 2);
-        // A back a quarter of a big face's size beside it is a patch of the table.
-        let mut small = at(tile(0.0, None), 0.0, 0.5);
-        for c in &mut small.corners {
-            *c = [c[0] / 4.0 - 12.0, c[1] / 4.0];
-        }
-        assert!(
-            drop_lone_backs(vec![small, row[0].clone()])
-                .iter()
-                .all(|d| !d.face_down)
-        );
     }
 
     #[test]

@@ -573,7 +573,6 @@ impl Recognizer {
         t.rejected = before - kept.len();
         let kept = twice::drop_tiles_found_twice(kept);
         let kept = reflections::drop_reflections(img, kept);
-        let kept = backs::drop_lone_backs(kept);
         Ok((lone::drop_lone_doubts(kept, img), t))
     }
 
