@@ -33,7 +33,7 @@ Sets (none of them trained on):
 
 Any set name followed by `@` and a way of spoiling the pictures measures how recognition holds
 up when photos are worse than the set's (`degrade`): `@dark` (a dim room: a third of the light,
-more noise), `@warm` (tungsten light: blue cut by a third), `@blur` (out of focus or shaken: a
+more noise), `@dim` (half the light, more noise), `@warm` (tungsten light: blue cut by a third), `@blur` (out of focus or shaken: a
 Gaussian blur of 0.4% of the long side), `@jpeg` (saved at quality 25), `@small` (half the
 size), `@turned` (turned a quarter, as a photo whose EXIF turn was lost). For example
 `--sets rf-holdout@dark,rf-holdout@warm`.
@@ -406,14 +406,14 @@ def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: b
     return right, len(preds), len(labels), right == len(labels) == len(preds)
 
 
-DEGRADE = ("dark", "warm", "blur", "jpeg", "small", "turned")
+DEGRADE = ("dark", "dim", "warm", "blur", "jpeg", "small", "turned")
 
 
 def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tuple[Image.Image, list]:
     """The picture `img` spoiled as `how` (DEGRADE), with its labels (face, (x0, y0, x1, y1))
     moved along where the picture's geometry changes."""
-    if how == "dark":
-        a = np.asarray(img, dtype=np.float32) / 3.0
+    if how in ("dark", "dim"):
+        a = np.asarray(img, dtype=np.float32) / (3.0 if how == "dark" else 2.0)
         a += np.random.default_rng(rng.randrange(1 << 30)).normal(0.0, 4.0, a.shape)
         return Image.fromarray(a.clip(0, 255).astype(np.uint8)), labels
     if how == "warm":

@@ -27,6 +27,7 @@ use crate::detection::{CLASS_COUNT, Detection, Orientation};
 
 mod backs;
 mod edges;
+mod exposure;
 mod fragments;
 mod geometry;
 mod halves;
@@ -528,6 +529,8 @@ impl Recognizer {
         if w == 0 || h == 0 {
             return Ok((Vec::new(), t));
         }
+        let bright = exposure::brightened(img);
+        let img = bright.as_ref().unwrap_or(img);
         let long = w.max(h) as f32;
         let fine = Look {
             long_side: LONG_SIDE,
