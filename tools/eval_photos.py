@@ -34,7 +34,7 @@ Sets (none of them trained on):
 Any set name followed by `@` and a way of spoiling the pictures measures how recognition holds
 up when photos are worse than the set's (`degrade`): `@dark` (a dim room: a third of the light,
 more noise), `@dim` (half the light, more noise), `@warm` (tungsten light: blue cut by a third), `@blur` (out of focus or shaken: a
-Gaussian blur of 0.4% of the long side), `@jpeg` (saved at quality 25), `@small` (half the
+Gaussian blur of 0.2% of the long side), `@jpeg` (saved at quality 25), `@small` (half the
 size), `@turned` (turned a quarter, as a photo whose EXIF turn was lost). For example
 `--sets rf-holdout@dark,rf-holdout@warm`.
 
@@ -420,7 +420,7 @@ def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tup
         a = np.asarray(img, dtype=np.float32) * np.array([1.0, 0.9, 0.67], dtype=np.float32)
         return Image.fromarray(a.clip(0, 255).astype(np.uint8)), labels
     if how == "blur":
-        return img.filter(ImageFilter.GaussianBlur(0.004 * max(img.size))), labels
+        return img.filter(ImageFilter.GaussianBlur(0.002 * max(img.size))), labels
     if how == "jpeg":
         buf = io.BytesIO()
         img.save(buf, "JPEG", quality=25)

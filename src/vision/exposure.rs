@@ -2,12 +2,14 @@
 //! with the light, shows its tiles grey instead of ivory. The finder learned tiles as the
 //! brightest things on a table and misses most of them there, so a picture whose brightest
 //! part is dim is brightened first: its bright end (BRIGHT_END) is raised to TARGET, by at
-//! most MAX_GAIN.
+//! most MAX_GAIN. Under tungsten light the tiles are orange: a picture whose channels' bright
+//! ends differ as a warm cast does (CAST) has them evened, by at most MAX_CAST_GAIN.
 //!
 //! Measured on the 81 held-out rf photos made darker (`tools/eval_photos.py`, tile precision /
 //! recall, photos read exactly): at a third of their light (`rf-holdout+@dark`) 0.984 / 0.924,
 //! 34 → 0.986 / 0.975, 56; at half (`@dim`) 0.988 / 0.959, 50 → 0.995 / 0.994, 70 (in good
-//! light 0.996 / 0.996, 73). Every other set reads tile for tile as before, pictures without
+//! light 0.996 / 0.996, 73); under warm light (`@warm`, blue cut by a third) 0.995 / 0.992, 67
+//! → 0.995 / 0.995, 72. Every other set reads tile for tile as before, pictures without
 //! tiles too. Only the finder's pass is brightened: a dark marble texture brightened and read
 //! as one tile filling the picture (`whole.rs`) was a 1s at 0.88, so the reads of hard
 //! pictures (`stretch.rs`) look at the photo as it is.
@@ -28,42 +30,76 @@ const MAX_GAIN: f32 = 4.0;
 /// Pixels looked at for the bright end, at most (a grid over the picture).
 const SAMPLES: u32 = 256;
 
-/// The picture brightened when it is dark (DARK), else none.
+/// A picture whose brightest channel's bright end is this many times its dimmest one's has a
+/// colour cast (tungsten light: white tiles shown orange)...
+const CAST: f32 = 1.2;
+/// ...and each channel is raised to the brightest one's end, by this factor at most.
+const MAX_CAST_GAIN: f32 = 1.6;
+
+/// The picture brightened when it is dark (DARK), and its channels evened when it has a
+/// colour cast (CAST); else none.
 pub(super) fn brightened(img: &RgbImage) -> Option<RgbImage> {
-    let end = bright_end(img)?;
-    if end >= DARK {
+    let ends = bright_ends(img)?;
+    let top = ends.iter().copied().max().unwrap_or(0);
+    let low = ends.iter().copied().min().unwrap_or(0);
+    let dark = top < DARK;
+    // Only a warm cast (red over green over blue): a blue picture evened turns grey, and its
+    // marks read as tiles.
+    let warm = ends[0] >= ends[1] && ends[1] >= ends[2];
+    let cast = warm && f32::from(top) > CAST * f32::from(low.max(1));
+    if !dark && !cast {
         return None;
     }
-    let gain = (TARGET / f32::from(end.max(1))).min(MAX_GAIN);
-    let table: [u8; 256] = std::array::from_fn(|v| (v as f32 * gain).round().min(255.0) as u8);
+    let level = if dark {
+        (TARGET / f32::from(top.max(1))).min(MAX_GAIN)
+    } else {
+        1.0
+    };
+    let tables: [[u8; 256]; 3] = std::array::from_fn(|c| {
+        let even = if cast {
+            (f32::from(top) / f32::from(ends[c].max(1))).min(MAX_CAST_GAIN)
+        } else {
+            1.0
+        };
+        let gain = level * even;
+        std::array::from_fn(|v| (v as f32 * gain).round().min(255.0) as u8)
+    });
     let mut out = img.clone();
-    for c in out.iter_mut() {
-        *c = table[usize::from(*c)];
+    for p in out.pixels_mut() {
+        for (c, v) in p.0.iter_mut().enumerate() {
+            *v = tables[c][usize::from(*v)];
+        }
     }
     Some(out)
 }
 
-/// The brightest channel's value at BRIGHT_END of the picture's pixels, looked at on a grid of
+/// Each channel's value at BRIGHT_END of the picture's pixels, looked at on a grid of
 /// SAMPLES × SAMPLES at most; none for an empty picture.
-fn bright_end(img: &RgbImage) -> Option<u8> {
+fn bright_ends(img: &RgbImage) -> Option<[u8; 3]> {
     let (w, h) = img.dimensions();
     if w == 0 || h == 0 {
         return None;
     }
     let (nx, ny) = (w.min(SAMPLES), h.min(SAMPLES));
-    let mut counts = [0u32; 256];
+    let mut counts = [[0u32; 256]; 3];
     for j in 0..ny {
         for i in 0..nx {
             let p = img.get_pixel(i * w / nx, j * h / ny).0;
-            counts[usize::from(p[0].max(p[1]).max(p[2]))] += 1;
+            for c in 0..3 {
+                counts[c][usize::from(p[c])] += 1;
+            }
         }
     }
     let below = (BRIGHT_END * (nx * ny) as f32) as u32;
-    let mut seen = 0;
-    (0..=255u8).find(|&v| {
-        seen += counts[usize::from(v)];
-        seen > below
-    })
+    Some(std::array::from_fn(|c| {
+        let mut seen = 0;
+        (0..=255u8)
+            .find(|&v| {
+                seen += counts[c][usize::from(v)];
+                seen > below
+            })
+            .unwrap_or(255)
+    }))
 }
 
 #[cfg(test)]
@@ -88,5 +124,25 @@ mod tests {
         let black = brightened(&table(2, 10)).expect("brightened");
         assert_eq!(black.get_pixel(10, 10).0, [40, 40, 40]);
         assert!(brightened(&RgbImage::new(0, 0)).is_none());
+    }
+
+    /// `table(grey, tile)` with its channels scaled by `rgb`.
+    fn lit(rgb: [f32; 3]) -> RgbImage {
+        let mut img = table(60, 240);
+        for p in img.pixels_mut() {
+            for (c, v) in p.0.iter_mut().enumerate() {
+                *v = (f32::from(*v) * rgb[c]).round() as u8;
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_warm_cast_is_evened_and_a_blue_picture_is_left() {
+        let warm = brightened(&lit([1.0, 0.9, 0.67])).expect("a warm cast is evened");
+        let tile = warm.get_pixel(10, 10).0;
+        assert!(tile.iter().all(|&v| v >= 238), "{tile:?}");
+        assert!(brightened(&lit([0.67, 0.85, 1.0])).is_none());
+        assert!(brightened(&lit([1.0, 0.97, 0.95])).is_none());
     }
 }
