@@ -33,7 +33,7 @@ Sets (none of them trained on):
 
 Any set name followed by `@` and a way of spoiling the pictures measures how recognition holds
 up when photos are worse than the set's (`degrade`): `@dark` (a dim room: a third of the light,
-more noise), `@dim` (half the light, more noise), `@warm` (tungsten light: blue cut by a third), `@blur` (out of focus or shaken: a
+more noise), `@dim` (half the light, more noise), `@warm` (tungsten light: blue cut by a third, green by a tenth), `@blur` (out of focus or shaken: a
 Gaussian blur of 0.2% of the long side), `@jpeg` (saved at quality 25), `@small` (half the
 size), `@turned` (turned a quarter, as a photo whose EXIF turn was lost). For example
 `--sets rf-holdout@dark,rf-holdout@warm`.
