@@ -38,10 +38,12 @@ const MAX_CAST_GAIN: f32 = 1.6;
 
 /// The picture brightened when it is dark (DARK), and its channels evened when it has a
 /// colour cast (CAST); else none.
-pub(super) fn brightened(img: &RgbImage) -> Option<RgbImage> {
+pub(super) fn evened(img: &RgbImage) -> Option<RgbImage> {
     let ends = bright_ends(img)?;
-    let top = ends.iter().copied().max().unwrap_or(0);
-    let low = ends.iter().copied().min().unwrap_or(0);
+    let (top, low) = (
+        ends[0].max(ends[1]).max(ends[2]),
+        ends[0].min(ends[1]).min(ends[2]),
+    );
     let dark = top < DARK;
     // Only a warm cast (red over green over blue): a blue picture evened turns grey, and its
     // marks read as tiles.
@@ -116,14 +118,14 @@ mod tests {
 
     #[test]
     fn a_dim_picture_is_brightened_and_a_bright_or_black_one_is_not() {
-        let dim = brightened(&table(30, 75)).expect("a dim picture is brightened");
+        let dim = evened(&table(30, 75)).expect("a dim picture is brightened");
         assert_eq!(dim.get_pixel(10, 10).0, [230, 230, 230]);
         assert_eq!(dim.get_pixel(90, 90).0, [92, 92, 92]);
-        assert!(brightened(&table(60, 220)).is_none());
+        assert!(evened(&table(60, 220)).is_none());
         // Near black: brightened by MAX_GAIN only.
-        let black = brightened(&table(2, 10)).expect("brightened");
+        let black = evened(&table(2, 10)).expect("brightened");
         assert_eq!(black.get_pixel(10, 10).0, [40, 40, 40]);
-        assert!(brightened(&RgbImage::new(0, 0)).is_none());
+        assert!(evened(&RgbImage::new(0, 0)).is_none());
     }
 
     /// `table(grey, tile)` with its channels scaled by `rgb`.
@@ -139,10 +141,10 @@ mod tests {
 
     #[test]
     fn a_warm_cast_is_evened_and_a_blue_picture_is_left() {
-        let warm = brightened(&lit([1.0, 0.9, 0.67])).expect("a warm cast is evened");
+        let warm = evened(&lit([1.0, 0.9, 0.67])).expect("a warm cast is evened");
         let tile = warm.get_pixel(10, 10).0;
         assert!(tile.iter().all(|&v| v >= 238), "{tile:?}");
-        assert!(brightened(&lit([0.67, 0.85, 1.0])).is_none());
-        assert!(brightened(&lit([1.0, 0.97, 0.95])).is_none());
+        assert!(evened(&lit([0.67, 0.85, 1.0])).is_none());
+        assert!(evened(&lit([1.0, 0.97, 0.95])).is_none());
     }
 }

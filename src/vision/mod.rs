@@ -529,8 +529,8 @@ impl Recognizer {
         if w == 0 || h == 0 {
             return Ok((Vec::new(), t));
         }
-        let bright = exposure::brightened(img);
-        let img = bright.as_ref().unwrap_or(img);
+        let evened = exposure::evened(img);
+        let img = evened.as_ref().unwrap_or(img);
         let long = w.max(h) as f32;
         let fine = Look {
             long_side: LONG_SIDE,
