@@ -34,7 +34,7 @@ Sets (none of them trained on):
 Any set name followed by `@` and a way of spoiling the pictures measures how recognition holds
 up when photos are worse than the set's (`degrade`): `@dark` (a dim room: a third of the light,
 more noise), `@dim` (half the light, more noise), `@warm` (tungsten light: blue cut by a third, green by a tenth), `@blur` (out of focus or shaken: a
-Gaussian blur of 0.2% of the long side), `@jpeg` (saved at quality 25), `@small` (half the
+Gaussian blur of 0.2% of the long side; `@blur0.4`: 0.4%, any share in percent), `@jpeg` (saved at quality 25), `@small` (half the
 size), `@turned` (turned a quarter, as a photo whose EXIF turn was lost). For example
 `--sets rf-holdout@dark,rf-holdout@warm`.
 
@@ -55,6 +55,7 @@ import io
 import json
 import math
 import random
+import re
 import subprocess
 from pathlib import Path
 
@@ -419,8 +420,10 @@ def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tup
     if how == "warm":
         a = np.asarray(img, dtype=np.float32) * np.array([1.0, 0.9, 0.67], dtype=np.float32)
         return Image.fromarray(a.clip(0, 255).astype(np.uint8)), labels
-    if how == "blur":
-        return img.filter(ImageFilter.GaussianBlur(0.002 * max(img.size))), labels
+    if how == "blur" or re.fullmatch(r"blur(\d+\.?\d*|\.\d+)", how):
+        # `blur` is 0.2% of the long side; `blur0.4` names another share, in percent.
+        share = float(how[4:]) / 100 if how != "blur" else 0.002
+        return img.filter(ImageFilter.GaussianBlur(share * max(img.size))), labels
     if how == "jpeg":
         buf = io.BytesIO()
         img.save(buf, "JPEG", quality=25)
@@ -432,7 +435,7 @@ def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tup
         # A quarter turn anticlockwise: (x, y) -> (y, w - x).
         w = img.size[0]
         return img.transpose(Image.ROTATE_90), [(f, (b[1], w - b[2], b[3], w - b[0])) for f, b in labels]
-    raise SystemExit(f"unknown way to spoil the pictures: @{how} (one of {', '.join(DEGRADE)})")
+    raise SystemExit(f"unknown way to spoil the pictures: @{how} (one of {', '.join(DEGRADE)}, or blur followed by a share of the long side in percent, as blur0.4)")
 
 
 def main():

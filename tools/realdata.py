@@ -334,13 +334,23 @@ def paste_distractors(img: Image.Image, boxes: np.ndarray, rng: random.Random, k
 # ---------------------------------------------------------------------------------------------
 # Finder samples.
 
+# The finder's real-photo samples: the share blurred and the largest blur (Gaussian sigma in
+# pixels of the 320-pixel sample; train_detector.py --blur-share, --blur-max), and the share
+# given sensor noise as a dim photo brightened shows it (--noise-share; 0: none, as before).
+BLUR_SHARE = 0.3
+BLUR_MAX = 1.3
+NOISE_SHARE = 0.0
+
+
 def _photo_effects(img: Image.Image, rng: random.Random) -> Image.Image:
     a = np.asarray(img, np.float32)
     a = a * rng.uniform(0.65, 1.3) + rng.uniform(-20, 20)
     a = a * np.array([rng.uniform(0.88, 1.12) for _ in range(3)], np.float32)
+    if rng.random() < NOISE_SHARE:
+        a = a + np.random.default_rng(rng.randrange(1 << 30)).normal(0.0, rng.uniform(3, 14), a.shape).astype(np.float32)
     img = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
-    if rng.random() < 0.3:
-        img = img.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.3)))
+    if rng.random() < BLUR_SHARE:
+        img = img.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, max(0.3, BLUR_MAX))))
     return img
 
 

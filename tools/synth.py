@@ -117,6 +117,12 @@ def crop_from_face(face: Image.Image, rng: random.Random) -> Image.Image:
     return photo_effects(out, rng)
 
 
+# The share of pictures blurred and the largest blur (Gaussian sigma in pixels of the picture
+# given): train_detector.py --blur-share and --blur-max set them for the drawn scenes.
+BLUR_SHARE = 0.4
+BLUR_MAX = 1.2
+
+
 def photo_effects(img: Image.Image, rng: random.Random) -> Image.Image:
     """Light, white balance, blur, noise and JPEG."""
     img = ImageEnhance.Brightness(img).enhance(rng.uniform(0.6, 1.3))
@@ -124,8 +130,8 @@ def photo_effects(img: Image.Image, rng: random.Random) -> Image.Image:
     img = ImageEnhance.Color(img).enhance(rng.uniform(0.5, 1.3))
     arr = np.asarray(img).astype(np.float32)
     arr *= np.array([rng.uniform(0.9, 1.1), rng.uniform(0.93, 1.07), rng.uniform(0.85, 1.1)], dtype=np.float32)
-    if rng.random() < 0.4:
-        img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.2)))
+    if rng.random() < BLUR_SHARE:
+        img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(rng.uniform(0.3, max(0.3, BLUR_MAX))))
         arr = np.asarray(img).astype(np.float32)
     if rng.random() < 0.6:
         arr += np.random.default_rng(rng.randint(0, 2**31)).normal(0, rng.uniform(1, 8), arr.shape)

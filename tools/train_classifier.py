@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import random
 import time
 import zlib
@@ -213,7 +214,7 @@ def pipeline_crops(bin_: str, part: str, copies: int, seed: int, bonus_copies: i
     """The faces of the rf photos of `part` cut where and as `suanfan scan` (the binary `bin_`
     with its models) finds them, named by the labels (realdata.pipeline_face_crops)."""
     photos = realdata.rf_photos(part)
-    answers = realdata.scan(bin_, [p["path"] for p in photos])
+    answers = scan_answers(bin_, part, photos)
     rng = random.Random(seed * 86_028_121)
     xs, ys = [], []
     for p in photos:
@@ -222,6 +223,28 @@ def pipeline_crops(bin_: str, part: str, copies: int, seed: int, bonus_copies: i
             xs.append(a)
             ys.append(c)
     return xs, ys
+
+
+SCAN_ANSWERS: Path | None = None  # --scan-answers
+
+
+def scan_answers(bin_: str, part: str, photos: list[dict]) -> dict[str, dict]:
+    """`suanfan scan`'s answer for each photo of `part`, by its path. With --scan-answers DIR
+    they are read from DIR/<part>.jsonl when it is there (keyed by file name, so a copy of the
+    photos elsewhere finds them: a machine without the binary can train), else written there."""
+    saved = SCAN_ANSWERS / f"{part}.jsonl" if SCAN_ANSWERS else None
+    if saved and saved.exists():
+        by_name = {}
+        for line in saved.read_text().splitlines():
+            v = json.loads(line)
+            by_name[Path(v["image"]).name] = v
+        print(f"scan answers of {len(by_name)} {part} photos read from {saved}")
+        return {str(p["path"]): by_name[Path(p["path"]).name] for p in photos if Path(p["path"]).name in by_name}
+    answers = realdata.scan(bin_, [p["path"] for p in photos])
+    if saved:
+        saved.parent.mkdir(parents=True, exist_ok=True)
+        saved.write_text("".join(json.dumps(v) + "\n" for v in answers.values()))
+    return answers
 
 
 _PHOTOS: list = []  # whose faces are cut
@@ -302,6 +325,29 @@ def rf_validation() -> tuple[np.ndarray, np.ndarray]:
     if not xs:
         return np.zeros((0, synth.CROP_H, synth.CROP_W, 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(xs), np.array(ys, dtype=np.int64)
+
+
+def soften(xb: torch.Tensor, rng: np.random.Generator, blur_share: float, blur_max: float, noise_share: float) -> torch.Tensor:
+    """A batch of crops (N, 3, H, W in 0..1) with `blur_share` of them out of focus (one
+    Gaussian sigma per batch, 0.3 to `blur_max` pixels of the crop) and `noise_share` given
+    sensor noise (sigma 1% to 5%), as soft and dim photos show them; 0 and 0: unchanged."""
+    n = len(xb)
+    if blur_share > 0 and blur_max > 0.3:
+        sigma = float(rng.uniform(0.3, blur_max))
+        r = max(1, int(math.ceil(2.5 * sigma)))
+        t = torch.arange(-r, r + 1, device=xb.device, dtype=xb.dtype)
+        k = torch.exp(-0.5 * (t / sigma) ** 2)
+        k = k / k.sum()
+        soft = F.pad(xb, (r, r, r, r), mode="replicate")
+        soft = F.conv2d(soft, k.view(1, 1, 1, -1).repeat(3, 1, 1, 1), groups=3)
+        soft = F.conv2d(soft, k.view(1, 1, -1, 1).repeat(3, 1, 1, 1), groups=3)
+        pick = (torch.rand(n, 1, 1, 1, device=xb.device) < blur_share).to(xb.dtype)
+        xb = pick * soft + (1 - pick) * xb
+    if noise_share > 0:
+        pick = (torch.rand(n, 1, 1, 1, device=xb.device) < noise_share).to(xb.dtype)
+        level = torch.empty(n, 1, 1, 1, device=xb.device).uniform_(0.01, 0.05)
+        xb = xb + pick * level * torch.randn_like(xb)
+    return xb
 
 
 def init_from_onnx(net: nn.Module, path: Path) -> None:
@@ -385,11 +431,17 @@ def main() -> None:
     ap.add_argument("--train-faces", action="store_true", help="learn faces from the augmented rf train photos too: those rf-train-orientation.csv knows the orientation of, mirrored ones flipped back")
     ap.add_argument("--init", help="start from this classifier (ONNX) instead of from scratch")
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--blur-share", type=float, default=0.0, help="share of each batch's crops blurred on the fly (0: none, as before)")
+    ap.add_argument("--blur-max", type=float, default=3.0, help="largest of that blur, Gaussian sigma in pixels of the 64x48 crop")
+    ap.add_argument("--noise-share", type=float, default=0.0, help="share of each batch's crops given sensor noise on the fly")
+    ap.add_argument("--scan-answers", type=Path, help="a folder keeping suanfan's answers on the rf photos for --pipeline-copies: read when there, written when not (for a machine without the binary)")
     ap.add_argument("--out", default=str(REPO / "models" / "tile_classifier.onnx"))
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
     synth.MARGIN_SHARE = args.margin_share
+    global SCAN_ANSWERS
+    SCAN_ANSWERS = args.scan_answers
     if args.backs_only:
         if not (args.backs and args.init):
             raise SystemExit("--backs-only needs --backs and --init")
@@ -451,6 +503,7 @@ def main() -> None:
             xb = grey * xb.mean(1, keepdim=True) + (1 - grey) * xb
             if rng.random() < 0.5:
                 xb = torch.roll(xb, shifts=(int(rng.integers(-2, 3)), int(rng.integers(-2, 3))), dims=(2, 3))
+            xb = soften(xb, rng, args.blur_share, args.blur_max, args.noise_share)
             out = net(xb.clamp(0, 1))
             loss = F.cross_entropy(out, yb, label_smoothing=0.05)
             opt.zero_grad()
@@ -485,6 +538,9 @@ def main() -> None:
         "seed": args.seed,
         "per_class": args.per_class,
         "margin_share": args.margin_share,
+        "blur_share": args.blur_share,
+        "blur_max": args.blur_max,
+        "noise_share": args.noise_share,
     }
     export(net, classes, Path(args.out), meta, t0)
 

@@ -387,6 +387,9 @@ def main():
     ap.add_argument("--seat", type=float, default=0.0, help="share of the drawn scenes that show a hand from the seat: standing tiles seen from the front, melds lying low")
     ap.add_argument("--picture-tables", type=float, default=0.0, help="share of the drawn scenes laid on a piece of a real picture of the half we train on (realdata.backdrop_piece) instead of a drawn table")
     ap.add_argument("--seat-turned", type=float, default=0.0, help="share of those seat scenes whose melds each lay a claimed tile sideways")
+    ap.add_argument("--blur-share", type=float, help="share of the scenes blurred (default: 0.3 of the real-photo scenes, 0.4 of the drawn)")
+    ap.add_argument("--blur-max", type=float, help="largest blur, Gaussian sigma in pixels of the 320-pixel scene (default: 1.3 real, 1.2 drawn)")
+    ap.add_argument("--noise-share", type=float, default=0.0, help="share of the real-photo scenes given sensor noise as a dim photo brightened shows it")
     ap.add_argument("--init", help="start from this finder (ONNX) instead of from scratch")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
     ap.add_argument("--out", default=str(REPO / "models" / "tile_finder.onnx"))
@@ -398,6 +401,11 @@ def main():
     scenes.SEAT_TURNED = args.seat_turned
     scenes.PICTURE_TABLES = args.picture_tables
     scenes.TABLE_PICTURE = realdata.backdrop_piece
+    if args.blur_share is not None:
+        realdata.BLUR_SHARE = synth.BLUR_SHARE = args.blur_share
+    if args.blur_max is not None:
+        realdata.BLUR_MAX = synth.BLUR_MAX = args.blur_max
+    realdata.NOISE_SHARE = args.noise_share
     if args.threads:
         torch.set_num_threads(args.threads)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
