@@ -12,6 +12,7 @@ use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
 use image::{Rgb, RgbImage, imageops};
 
 use crate::scan::ScanOutcome;
+use crate::scoring::{Hand, Score};
 use crate::table::layout::GroupKind;
 
 /// The CJK font built into the program, when the build found one to cut from.
@@ -301,89 +302,87 @@ fn draw_tiles(img: &mut RgbImage, o: &ScanOutcome, fonts: &Fonts, view: &View) {
 }
 
 /// The panel: the hand, the fans, assumptions and issues, from `x` on.
+/// Writes the panel's lines one under another.
+struct Pen<'a> {
+    img: &'a mut RgbImage,
+    fonts: &'a Fonts,
+    x: f32,
+    y: f32,
+}
+
+impl Pen<'_> {
+    fn say(&mut self, s: &str, size: f32, c: Rgb<u8>) {
+        text(self.img, self.fonts, s, self.x, self.y, size, c);
+        self.y += size * 1.35;
+    }
+
+    /// `s` in lines of at most about 60 characters, broken between words.
+    fn wrapped(&mut self, s: &str, size: f32, c: Rgb<u8>) {
+        let mut line = String::new();
+        for word in s.split(' ') {
+            if line.len() + word.len() > 60 {
+                self.say(&line, size, c);
+                line.clear();
+            }
+            line.push_str(word);
+            line.push(' ');
+        }
+        self.say(&line, size, c);
+    }
+}
+
+const WARN: Rgb<u8> = Rgb([200, 30, 30]);
+
 fn draw_panel(img: &mut RgbImage, o: &ScanOutcome, fonts: &Fonts, x: f32) {
-    let mut y = 16.0f32;
-    let say = |img: &mut RgbImage, y: &mut f32, s: &str, size: f32, c: Rgb<u8>| {
-        text(img, fonts, s, x, *y, size, c);
-        *y += size * 1.35;
+    let mut pen = Pen {
+        img,
+        fonts,
+        x,
+        y: 16.0,
     };
     let rules = o.score.as_ref().map_or("", |s| s.rules.preset.name());
-    say(img, &mut y, &format!("suanfan {rules}"), 26.0, INK);
+    pen.say(&format!("suanfan {rules}"), 26.0, INK);
     match (&o.decoded.hand, &o.score) {
-        (Some(hand), Some(s)) => {
-            say(img, &mut y, &crate::notation::format_hand(hand), 20.0, INK);
-            y += 6.0;
-            for e in &s.fans {
-                let name = if fonts.cjk {
-                    format!("{} {}", e.fan.zh(), e.fan.en())
-                } else {
-                    e.fan.en().to_string()
-                };
-                let count = if e.count > 1 {
-                    format!(" x{}", e.count)
-                } else {
-                    String::new()
-                };
-                say(
-                    img,
-                    &mut y,
-                    &format!("{:>3}  {name}{count}", e.total()),
-                    18.0,
-                    INK,
-                );
-            }
-            say(
-                img,
-                &mut y,
-                &format!("{:>3}  total", s.total),
-                22.0,
-                Rgb([0, 90, 200]),
-            );
-            if !s.meets_minimum {
-                say(
-                    img,
-                    &mut y,
-                    &format!("below the {} point minimum: false win", s.minimum),
-                    18.0,
-                    Rgb([200, 30, 30]),
-                );
-            }
-        }
-        _ => say(
-            img,
-            &mut y,
-            "no valid winning hand read",
-            20.0,
-            Rgb([200, 30, 30]),
-        ),
+        (Some(hand), Some(s)) => write_score(&mut pen, hand, s),
+        _ => pen.say("no valid winning hand read", 20.0, WARN),
     }
-    y += 8.0;
+    pen.y += 8.0;
     for c in &o.decoded.changes {
-        say(
-            img,
-            &mut y,
-            &format!(
-                "doubtful: model {} {:.0}%, read {} {:.0}%",
-                c.top,
-                c.p_top * 100.0,
-                c.read,
-                c.p_read * 100.0
-            ),
-            15.0,
-            Rgb([200, 30, 30]),
+        let doubt = format!(
+            "doubtful: model {} {:.0}%, read {} {:.0}%",
+            c.top,
+            c.p_top * 100.0,
+            c.read,
+            c.p_read * 100.0
         );
+        pen.say(&doubt, 15.0, WARN);
     }
     for a in o.assumed.iter().chain(&o.issues) {
-        let mut line_s = String::new();
-        for word in a.split(' ') {
-            if line_s.len() + word.len() > 60 {
-                say(img, &mut y, &line_s, 14.0, Rgb([90, 90, 90]));
-                line_s.clear();
-            }
-            line_s.push_str(word);
-            line_s.push(' ');
-        }
-        say(img, &mut y, &line_s, 14.0, Rgb([90, 90, 90]));
+        pen.wrapped(a, 14.0, Rgb([90, 90, 90]));
+    }
+}
+
+/// The hand, each fan with its points, the total and a false win's warning.
+fn write_score(pen: &mut Pen, hand: &Hand, s: &Score) {
+    pen.say(&crate::notation::format_hand(hand), 20.0, INK);
+    pen.y += 6.0;
+    for e in &s.fans {
+        let name = if pen.fonts.cjk {
+            format!("{} {}", e.fan.zh(), e.fan.en())
+        } else {
+            e.fan.en().to_string()
+        };
+        let count = if e.count > 1 {
+            format!(" x{}", e.count)
+        } else {
+            String::new()
+        };
+        pen.say(&format!("{:>3}  {name}{count}", e.total()), 18.0, INK);
+    }
+    pen.say(&format!("{:>3}  total", s.total), 22.0, Rgb([0, 90, 200]));
+    if !s.meets_minimum {
+        let warning = format!("below the {} point minimum: false win", s.minimum);
+        pen.say(&warning, 18.0, WARN);
     }
 }
 

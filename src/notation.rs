@@ -110,78 +110,94 @@ fn parse_meld(body: &[(usize, char)], open: usize) -> Result<Meld, NotationError
         None => (body, None),
     };
     let tiles = parse_run(tiles_part)?;
-    let digit = match digit_part {
-        None => None,
-        Some(d) => {
-            let d: Vec<_> = d.iter().filter(|(_, c)| !c.is_whitespace()).collect();
-            match d.as_slice() {
-                [(_, c @ '0'..='9')] => Some((c.to_digit(10).unwrap_or(0)) as u8),
-                [(p, _), ..] => {
-                    return err(
-                        *p,
-                        "after the comma: one digit (1-3, or 5-7 for an added kong)",
-                    );
-                }
-                [] => return err(open, "a comma with no digit after it"),
-            }
-        }
-    };
+    let digit = meld_digit(digit_part, open)?;
     let ts: Vec<Tile> = tiles.iter().map(|&(_, t)| t).collect();
-    let pos_digit = digit_part.and_then(|d| d.first()).map_or(open, |&(p, _)| p);
+    let at = digit_part.and_then(|d| d.first()).map_or(open, |&(p, _)| p);
     match ts.as_slice() {
-        [a, b, c] if a == b && b == c => {
-            let from = match digit {
-                None | Some(1) => Seat::Left,
-                Some(2) => Seat::Across,
-                Some(3) => Seat::Right,
-                Some(d) => {
-                    return err(
-                        pos_digit,
-                        format!("pung offer digit {d}: use 1 (left), 2 (across) or 3 (right)"),
-                    );
-                }
-            };
-            Ok(Meld::pung(*a, from))
-        }
-        [a, b, c] => {
-            let mut s = [*a, *b, *c];
-            s.sort();
-            let ok = s[0].is_numbered() && s[0].next() == Some(s[1]) && s[1].next() == Some(s[2]);
-            if !ok {
-                return err(open, format!("[{a}{b}{c}] is neither a chow nor a pung"));
-            }
-            let claimed = match digit {
-                None => 0,
-                Some(d @ 1..=3) => d - 1,
-                Some(d) => {
-                    return err(
-                        pos_digit,
-                        format!("chow claim digit {d}: use 1, 2 or 3 (which tile was claimed)"),
-                    );
-                }
-            };
-            Ok(Meld::chow(s[0], claimed))
-        }
-        [a, b, c, d] if a == b && b == c && c == d => match digit {
-            None => Ok(Meld::concealed_kong(*a)),
-            Some(n @ (1..=3 | 5..=7)) => {
-                let from = match n {
-                    1 | 5 => Seat::Left,
-                    2 | 6 => Seat::Across,
-                    _ => Seat::Right,
-                };
-                let mut m = Meld::kong(*a, from);
-                m.added = n >= 5;
-                Ok(m)
-            }
-            Some(n) => err(
-                pos_digit,
-                format!("kong offer digit {n}: use 1-3, or 5-7 for an added kong"),
-            ),
-        },
+        [a, b, c] if a == b && b == c => Ok(Meld::pung(*a, pung_from(digit, at)?)),
+        [a, b, c] => chow(*a, *b, *c, digit, open, at),
+        [a, b, c, d] if a == b && b == c && c == d => kong(*a, digit, at),
         _ => err(
             open,
             format!("a meld has 3 or 4 tiles, this one has {}", ts.len()),
+        ),
+    }
+}
+
+/// The digit after a meld's comma (who offered it, or which tile was claimed), if any.
+fn meld_digit(part: Option<&[(usize, char)]>, open: usize) -> Result<Option<u8>, NotationError> {
+    let Some(d) = part else {
+        return Ok(None);
+    };
+    let d: Vec<_> = d.iter().filter(|(_, c)| !c.is_whitespace()).collect();
+    match d.as_slice() {
+        [(_, c @ '0'..='9')] => Ok(Some((c.to_digit(10).unwrap_or(0)) as u8)),
+        [(p, _), ..] => err(
+            *p,
+            "after the comma: one digit (1-3, or 5-7 for an added kong)",
+        ),
+        [] => err(open, "a comma with no digit after it"),
+    }
+}
+
+/// Who offered a pung: 1 (or no digit) left, 2 across, 3 right.
+fn pung_from(digit: Option<u8>, at: usize) -> Result<Seat, NotationError> {
+    match digit {
+        None | Some(1) => Ok(Seat::Left),
+        Some(2) => Ok(Seat::Across),
+        Some(3) => Ok(Seat::Right),
+        Some(d) => err(
+            at,
+            format!("pung offer digit {d}: use 1 (left), 2 (across) or 3 (right)"),
+        ),
+    }
+}
+
+/// Three tiles in a run (in any order) with the claimed one named by `digit` (1-3).
+fn chow(
+    a: Tile,
+    b: Tile,
+    c: Tile,
+    digit: Option<u8>,
+    open: usize,
+    at: usize,
+) -> Result<Meld, NotationError> {
+    let mut s = [a, b, c];
+    s.sort();
+    let run = s[0].is_numbered() && s[0].next() == Some(s[1]) && s[1].next() == Some(s[2]);
+    if !run {
+        return err(open, format!("[{a}{b}{c}] is neither a chow nor a pung"));
+    }
+    let claimed = match digit {
+        None => 0,
+        Some(d @ 1..=3) => d - 1,
+        Some(d) => {
+            return err(
+                at,
+                format!("chow claim digit {d}: use 1, 2 or 3 (which tile was claimed)"),
+            );
+        }
+    };
+    Ok(Meld::chow(s[0], claimed))
+}
+
+/// Four like tiles: concealed with no digit, else offered (1-3) or added to a pung (5-7).
+fn kong(t: Tile, digit: Option<u8>, at: usize) -> Result<Meld, NotationError> {
+    match digit {
+        None => Ok(Meld::concealed_kong(t)),
+        Some(n @ (1..=3 | 5..=7)) => {
+            let from = match n {
+                1 | 5 => Seat::Left,
+                2 | 6 => Seat::Across,
+                _ => Seat::Right,
+            };
+            let mut m = Meld::kong(t, from);
+            m.added = n >= 5;
+            Ok(m)
+        }
+        Some(n) => err(
+            at,
+            format!("kong offer digit {n}: use 1-3, or 5-7 for an added kong"),
         ),
     }
 }

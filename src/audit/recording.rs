@@ -178,19 +178,9 @@ fn read_known(
                 progress(seconds);
             }
             Event::Locked(l) => {
-                if let (Some(hand), Some(frame)) = (l.outcome.decoded.hand.clone(), &last_frame) {
-                    out.moments.push(Arc::new(Moment {
-                        recording: spec.to_string(),
-                        seconds: l.seconds,
-                        at: l.seconds,
-                        hand,
-                        flowers: l.outcome.decoded.flowers,
-                        confidence: l.confidence,
-                        frames: l.frames,
-                        photo: false,
-                        outcome: l.outcome,
-                        frame: Arc::clone(frame),
-                    }));
+                if let Some(frame) = &last_frame {
+                    out.moments
+                        .extend(locked_moment(spec, *l, frame).map(Arc::new));
                 }
             }
             Event::BadFrame(_) => {}
@@ -199,10 +189,32 @@ fn read_known(
     out.frames = summary.frames;
     out.frames_read = summary.frames_read;
     out.bad_frames = summary.bad_frames;
-    let failure = summary
-        .failure
-        .map(|f| format!("stopped at {:.1} s: {f}", out.last_seconds.unwrap_or(0.0)));
-    out.problem = if out.is_cut(opts.fps) {
+    out.problem = video_problem(&out, summary.failure, opts.fps);
+    Ok(out)
+}
+
+/// The moment a lock on a valid hand makes, shown with the last frame read.
+fn locked_moment(spec: &str, l: live::Locked, frame: &Arc<RgbImage>) -> Option<Moment> {
+    let hand = l.outcome.decoded.hand.clone()?;
+    Some(Moment {
+        recording: spec.to_string(),
+        seconds: l.seconds,
+        at: l.seconds,
+        hand,
+        flowers: l.outcome.decoded.flowers,
+        confidence: l.confidence,
+        frames: l.frames,
+        photo: false,
+        outcome: l.outcome,
+        frame: Arc::clone(frame),
+    })
+}
+
+/// What went wrong reading a video: cut short of its stated length, or stopped by a failure.
+fn video_problem(out: &Recording, failure: Option<String>, fps: f64) -> Option<String> {
+    let failure =
+        failure.map(|f| format!("stopped at {:.1} s: {f}", out.last_seconds.unwrap_or(0.0)));
+    if out.is_cut(fps) {
         Some(format!(
             "ends at {:.1} s but states a length of {:.1} s: the file is cut short{}",
             out.last_seconds.unwrap_or(0.0),
@@ -211,8 +223,7 @@ fn read_known(
         ))
     } else {
         failure
-    };
-    Ok(out)
+    }
 }
 
 /// Reads a folder photo by photo (a photo or a few per hand): each photo showing a valid hand

@@ -368,15 +368,7 @@ fn card_html(h: &mut String, a: &Audit, v: &Verdict, fonts: Option<&crate::annot
         state_word(v)
     );
     if let (Some(m), Some(fonts)) = (&v.seen, fonts) {
-        h.push_str(&frame_html(m, fonts));
-        let _ = write!(
-            h,
-            "<div class=\"seen\">read in {} · {} frames fused · least sure tile {:.0}% (tiles read less than {:.0}% sure are outlined in red)</div>",
-            esc(&m.place()),
-            m.frames,
-            f64::from(m.confidence) * 100.0,
-            f64::from(crate::scan::UNSURE_BELOW) * 100.0
-        );
+        seen_html(h, m, fonts);
     }
     if let Some(o) = &v.ours {
         let doubtful = v
@@ -387,6 +379,32 @@ fn card_html(h: &mut String, a: &Audit, v: &Verdict, fonts: Option<&crate::annot
     } else if let Some(text) = &v.row.notation {
         let _ = write!(h, "<div>{}</div>", tiles_html(text, Vec::new()));
     }
+    comparison_html(h, a, v);
+    if !v.findings.is_empty() {
+        h.push_str("<ul>");
+        for f in &v.findings {
+            let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(f.code), esc(&f.message));
+        }
+        h.push_str("</ul>");
+    }
+    h.push_str("</div>");
+}
+
+/// The frame the hand was read in, and how sure the reading was.
+fn seen_html(h: &mut String, m: &super::recording::Moment, fonts: &crate::annotate::Fonts) {
+    h.push_str(&frame_html(m, fonts));
+    let _ = write!(
+        h,
+        "<div class=\"seen\">read in {} · {} frames fused · least sure tile {:.0}% (tiles read less than {:.0}% sure are outlined in red)</div>",
+        esc(&m.place()),
+        m.frames,
+        f64::from(m.confidence) * 100.0,
+        f64::from(crate::scan::UNSURE_BELOW) * 100.0
+    );
+}
+
+/// The sheet's total, fans and score changes beside ours.
+fn comparison_html(h: &mut String, a: &Audit, v: &Verdict) {
     h.push_str("<table><tr><th></th><th>sheet</th><th>suanfan</th></tr>");
     let _ = write!(
         h,
@@ -394,23 +412,18 @@ fn card_html(h: &mut String, a: &Audit, v: &Verdict, fonts: Option<&crate::annot
         v.row.total.map_or("—".into(), |t| t.to_string()),
         v.ours.as_ref().map_or("—".into(), |o| o.total.to_string())
     );
-    let claimed: Vec<String> = v
-        .row
-        .fans
-        .iter()
-        .map(|(f, n)| format!("{} ×{n}", f.zh()))
-        .collect();
-    let ours: Vec<String> = v.ours.as_ref().map_or(Vec::new(), |o| {
-        o.fans
+    let listed = |fans: &[(crate::scoring::Fan, u8)]| -> String {
+        let names: Vec<String> = fans
             .iter()
             .map(|(f, n)| format!("{} ×{n}", f.zh()))
-            .collect()
-    });
+            .collect();
+        esc(&names.join(", "))
+    };
     let _ = write!(
         h,
         "<tr><td>fans</td><td>{}</td><td>{}</td></tr>",
-        esc(&claimed.join(", ")),
-        esc(&ours.join(", "))
+        listed(&v.row.fans),
+        v.ours.as_ref().map_or(String::new(), |o| listed(&o.fans))
     );
     let _ = write!(
         h,
@@ -431,12 +444,4 @@ fn card_html(h: &mut String, a: &Audit, v: &Verdict, fonts: Option<&crate::annot
         }
     }
     h.push_str("</table>");
-    if !v.findings.is_empty() {
-        h.push_str("<ul>");
-        for f in &v.findings {
-            let _ = write!(h, "<li><b>{}</b>: {}</li>", esc(f.code), esc(&f.message));
-        }
-        h.push_str("</ul>");
-    }
-    h.push_str("</div>");
 }

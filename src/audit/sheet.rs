@@ -125,16 +125,39 @@ fn read_header(text: &str) -> Result<(Header, &str, usize), SheetError> {
             changes.push((round, names(value)));
         }
     }
-    if players.len() != 4
-        || players
-            .iter()
-            .any(|p| players.iter().filter(|q| *q == p).count() > 1)
-    {
+    check_players(&players)?;
+    let round_seats = seats_by_round(&players, changes)?;
+    Ok((
+        Header {
+            players,
+            rules,
+            round_seats,
+        },
+        rest,
+        line_no,
+    ))
+}
+
+/// Four different names, or the error that says how to write them.
+fn check_players(players: &[String]) -> Result<(), SheetError> {
+    let twice = players
+        .iter()
+        .any(|p| players.iter().filter(|q| *q == p).count() > 1);
+    if players.len() != 4 || twice {
         return Err(SheetError(
             "the sheet needs a line `# players: A, B, C, D` before the header: four different names, in their seats East, South, West, North at hand 1"
                 .to_string(),
         ));
     }
+    Ok(())
+}
+
+/// Which player sits in each seat (East, South, West, North) in each round, from the
+/// `# seats round N:` lines: a change holds from its round on.
+fn seats_by_round(
+    players: &[String],
+    changes: Vec<(usize, Vec<String>)>,
+) -> Result<[[usize; 4]; 4], SheetError> {
     let mut round_seats = [[0, 1, 2, 3]; 4];
     for (round, seat_names) in changes {
         let mut seats = [0; 4];
@@ -154,15 +177,7 @@ fn read_header(text: &str) -> Result<(Header, &str, usize), SheetError> {
             *later = seats;
         }
     }
-    Ok((
-        Header {
-            players,
-            rules,
-            round_seats,
-        },
-        rest,
-        line_no,
-    ))
+    Ok(round_seats)
 }
 
 /// The columns the sheet has.
