@@ -1,8 +1,8 @@
 #!/bin/bash
 # Five classifier rounds (stage 3b with blur and noise, session 36) from the shipped classifier,
+# side by side on one GPU; suanfan's answers on the rf photos read from .gpu/answers.
 # Run from the repository root on the device (the `device` tool), with the copy of the training
 # data in .gpu/ (tools/README.md, "The GPU runs"); every round also runs on CPU, slowly.
-# side by side on one GPU; suanfan's answers on the rf photos read from .gpu/answers.
 set -u
 export SUANFAN_SHARED_DATA=$PWD/.gpu/data SUANFAN_BACKDROPS=$PWD/.gpu/backdrops PYTHONUNBUFFERED=1
 nvidia-smi -L; python3 -c "import torch; print(torch.__version__, torch.cuda.is_available())"
