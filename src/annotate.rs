@@ -69,6 +69,8 @@ impl Fonts {
 
 const WHITE: Rgb<u8> = Rgb([255, 255, 255]);
 const INK: Rgb<u8> = Rgb([30, 30, 30]);
+/// The panel's warnings: a false win, a doubtful tile, no hand read.
+const WARN: Rgb<u8> = Rgb([200, 30, 30]);
 
 fn colour(kind: GroupKind) -> Rgb<u8> {
     match kind {
@@ -330,8 +332,6 @@ impl Pen<'_> {
         self.say(&line, size, c);
     }
 }
-
-const WARN: Rgb<u8> = Rgb([200, 30, 30]);
 
 fn draw_panel(img: &mut RgbImage, o: &ScanOutcome, fonts: &Fonts, x: f32) {
     let mut pen = Pen {
