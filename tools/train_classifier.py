@@ -350,6 +350,26 @@ def soften(xb: torch.Tensor, rng: np.random.Generator, blur_share: float, blur_m
     return xb
 
 
+def frozen_copy(net: nn.Module) -> nn.Module:
+    """The network as it starts, for --distill: evaluation mode, no gradients."""
+    import copy
+
+    teacher = copy.deepcopy(net).eval()
+    for p in teacher.parameters():
+        p.requires_grad_(False)
+    return teacher
+
+
+def kept_reading_loss(teacher: nn.Module, clean: torch.Tensor, out: torch.Tensor, temperature: float) -> torch.Tensor:
+    """Distillation: how far the outputs on the (maybe spoiled) crops are from the starting
+    classifier's reading of the same crops unspoiled (KL divergence of both softened by
+    `temperature`, scaled by its square). It keeps what the starting classifier reads right
+    on tile sets it never saw while the new one learns soft and noisy crops."""
+    with torch.no_grad():
+        target = F.softmax(teacher(clean) / temperature, dim=1)
+    return F.kl_div(F.log_softmax(out / temperature, dim=1), target, reduction="batchmean") * temperature**2
+
+
 def init_from_onnx(net: nn.Module, path: Path) -> None:
     """Starts from a shipped classifier (its convolutions as train_detector.init_from_onnx
     loads them); the output layer keeps the classes both have, a new class starts at zero."""
@@ -434,6 +454,8 @@ def main() -> None:
     ap.add_argument("--blur-share", type=float, default=0.0, help="share of each batch's crops blurred on the fly (0: none, as before)")
     ap.add_argument("--blur-max", type=float, default=3.0, help="largest of that blur, Gaussian sigma in pixels of the 64x48 crop")
     ap.add_argument("--noise-share", type=float, default=0.0, help="share of each batch's crops given sensor noise on the fly")
+    ap.add_argument("--distill", type=float, default=0.0, help="with --init: weight of a second loss keeping the outputs near --init's own reading of the unspoiled crop (0: none)")
+    ap.add_argument("--distill-temperature", type=float, default=2.0, help="softening of both outputs in that loss")
     ap.add_argument("--scan-answers", type=Path, help="a folder keeping suanfan's answers on the rf photos for --pipeline-copies: read when there, written when not (for a machine without the binary)")
     ap.add_argument("--out", default=str(REPO / "models" / "tile_classifier.onnx"))
     args = ap.parse_args()
@@ -476,6 +498,9 @@ def main() -> None:
         init_from_onnx(net, Path(args.init))
         print(f"started from {args.init}")
     net = net.to(device)
+    teacher = frozen_copy(net) if args.distill > 0 else None
+    if args.distill > 0 and not args.init:
+        raise SystemExit("--distill needs --init: the classifier whose readings are kept")
     print(f"parameters: {sum(p.numel() for p in net.parameters())}")
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * ((len(x) + 127) // 128)
@@ -503,9 +528,12 @@ def main() -> None:
             xb = grey * xb.mean(1, keepdim=True) + (1 - grey) * xb
             if rng.random() < 0.5:
                 xb = torch.roll(xb, shifts=(int(rng.integers(-2, 3)), int(rng.integers(-2, 3))), dims=(2, 3))
+            clean = xb
             xb = soften(xb, rng, args.blur_share, args.blur_max, args.noise_share)
             out = net(xb.clamp(0, 1))
             loss = F.cross_entropy(out, yb, label_smoothing=0.05)
+            if teacher is not None:
+                loss = (1 - args.distill) * loss + args.distill * kept_reading_loss(teacher, clean.clamp(0, 1), out, args.distill_temperature)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -541,6 +569,7 @@ def main() -> None:
         "blur_share": args.blur_share,
         "blur_max": args.blur_max,
         "noise_share": args.noise_share,
+        "distill": args.distill,
     }
     export(net, classes, Path(args.out), meta, t0)
 

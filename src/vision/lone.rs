@@ -18,6 +18,13 @@
 //! 9p at 0.73 and read filling the picture at 0.92 (`--sets backdrops` 0046), shows 0.15.
 //! `backdrops` 128 → 129 of 130 pictures without a tile; every other set reads tile for tile as
 //! before.
+//!
+//! A lone tile read unsurely must also be shaped like a tile's face (`elongation`): seen
+//! face-on a face is 1.25 to 1.45 times as long as it is wide, and every lone tile read under
+//! CONFIDENT on the close-ups and crops, dark ones included, is 1.33 to 1.38. A grey wave of
+//! metal sheets (`--sets backdrops` 0014) was read as a 7s at 0.23 lying across most of the
+//! picture, 1.94 times as long as wide. Lone tiles read surely keep any shape (a close-up seen
+//! slanting: up to 2.17).
 
 use image::RgbImage;
 
@@ -36,6 +43,9 @@ const NEUTRAL_VALUE: f32 = 0.25;
 const NEUTRAL_SATURATION: f32 = 0.35;
 /// Pixels looked at for the share, at most (a grid over the bounds).
 const NEUTRAL_SAMPLES: u32 = 200;
+/// A lone tile read unsurely whose outline is more than this many times as long as it is wide
+/// is no tile (a face is 1.25 to 1.45 seen face-on).
+const LONE_ELONGATION: f32 = 1.7;
 
 /// A picture whose tiles are all face down keeps them only when the finder is at least this
 /// sure of one.
@@ -46,14 +56,17 @@ const SMALL: f32 = 0.125;
 
 /// The tiles of picture `img`, or none when every one is face down and the finder is surer
 /// than SURE_BACK of none of them (a back means something beside face-up tiles or among sure
-/// backs), or when the one tile is face up, not confidently read, and small (SMALL) or
-/// strongly coloured (NEUTRAL_SHARE: a coloured texture read as a tile).
+/// backs), or when the one tile is face up, not confidently read, and small (SMALL), strongly
+/// coloured (NEUTRAL_SHARE: a coloured texture read as a tile) or not shaped like a face
+/// (LONE_ELONGATION).
 pub(super) fn drop_lone_doubts(found: Vec<Detection>, img: &RgbImage) -> Vec<Detection> {
     let long = img.width().max(img.height()) as f32;
     let weak_backs = found.iter().all(|d| d.face_down && d.score < SURE_BACK);
     let lone_doubt = match found.as_slice() {
         [d] if !d.face_down && max(&d.probs) < CONFIDENT => {
-            side(&d.bounds()) < SMALL * long || neutral_share(img, &d.bounds()) < NEUTRAL_SHARE
+            side(&d.bounds()) < SMALL * long
+                || neutral_share(img, &d.bounds()) < NEUTRAL_SHARE
+                || elongation(d) > LONE_ELONGATION
         }
         _ => false,
     };
@@ -62,6 +75,14 @@ pub(super) fn drop_lone_doubts(found: Vec<Detection>, img: &RgbImage) -> Vec<Det
     } else {
         found
     }
+}
+
+/// How many times as long as it is wide a tile's outline is (its opposite sides averaged).
+fn elongation(d: &Detection) -> f32 {
+    let c = &d.corners;
+    let len = |a: usize, b: usize| (c[a][0] - c[b][0]).hypot(c[a][1] - c[b][1]);
+    let (across, along) = ((len(0, 1) + len(2, 3)) / 2.0, (len(1, 2) + len(3, 0)) / 2.0);
+    across.max(along) / across.min(along).max(1e-3)
 }
 
 /// The share of neutral pixels (NEUTRAL_VALUE, NEUTRAL_SATURATION) in the box `b` (x0, y0, x1, y1),
@@ -195,5 +216,22 @@ mod tests {
         assert!(drop_lone_doubts(vec![unsure], &purple).is_empty());
         let sure = tile(0.0, 0.6, Some(0.9));
         assert_eq!(drop_lone_doubts(vec![sure], &purple).len(), 1);
+    }
+
+    /// A big lone tile read unsurely goes when its outline is far longer than a face's (a grey
+    /// wave across the picture), and stays when shaped like one; a sure one stays either way.
+    #[test]
+    fn a_lone_unsure_face_goes_when_not_shaped_like_a_face() {
+        let stretched = |p: f32| Detection {
+            corners: [[0.0, 0.0], [100.0, 0.0], [100.0, 52.0], [0.0, 52.0]],
+            ..tile(0.0, 0.6, Some(p))
+        };
+        let img = &ivory(120, 100);
+        assert!(elongation(&stretched(0.5)) > 1.9);
+        assert!(drop_lone_doubts(vec![stretched(0.5)], img).is_empty());
+        assert_eq!(drop_lone_doubts(vec![stretched(0.9)], img).len(), 1);
+        let shaped = tile(0.0, 0.6, Some(0.5));
+        assert!((elongation(&shaped) - 1.3).abs() < 0.01);
+        assert_eq!(drop_lone_doubts(vec![shaped], img).len(), 1);
     }
 }
