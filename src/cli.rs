@@ -148,6 +148,9 @@ struct ScanArgs {
     /// Use this tile classifier model instead of the embedded one.
     #[arg(long)]
     classifier_model: Option<std::path::PathBuf>,
+    /// Use this tile classifier for soft (blurred) photos instead of the embedded one.
+    #[arg(long)]
+    soft_classifier_model: Option<std::path::PathBuf>,
     /// Threads for the models.
     #[arg(long, default_value_t = 2)]
     threads: usize,
@@ -694,6 +697,7 @@ fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {
         onnxruntime: a.onnxruntime.clone(),
         finder_model: a.finder_model.clone(),
         classifier_model: a.classifier_model.clone(),
+        soft_classifier_model: a.soft_classifier_model.clone(),
         threads: a.threads,
         ..VisionConfig::default()
     };

@@ -1,7 +1,7 @@
 """Recognition judged as a user sees it: whole real photos through `suanfan scan`, every tile
 reported counted, false tiles against us.
 
-    python tools/eval_photos.py [--bin target/release/suanfan] [--finder ONNX] [--classifier ONNX]
+    python tools/eval_photos.py [--bin target/release/suanfan] [--finder ONNX] [--classifier ONNX] [--soft-classifier ONNX]
 
 Sets (none of them trained on):
 - `rf-holdout`: the quarter of the rf-chinese-mahjong validation photos that training never
@@ -443,11 +443,13 @@ def main():
     ap.add_argument("--bin", default=str(REPO / "target" / "release" / "suanfan"))
     ap.add_argument("--finder")
     ap.add_argument("--classifier")
+    ap.add_argument("--soft-classifier", help="the classifier for soft photos (suanfan --soft-classifier-model)")
     ap.add_argument("--sets", default="rf-holdout,rf-holdout+,closeup-1,closeup-few,no-tiles,backdrops,camerash")
     ap.add_argument("--show", type=int, default=0, help="also annotate the first N photos of each set")
     ap.add_argument("--per-photo", help="write one JSON line per photo (set, file, right, reported, labelled, labels, read) to this file")
     args = ap.parse_args()
     extra = (["--finder-model", args.finder] if args.finder else []) + (["--classifier-model", args.classifier] if args.classifier else [])
+    extra += ["--soft-classifier-model", args.soft_classifier] if args.soft_classifier else []
     # The cut sets are drawn from one seeded sequence, always all three and in this order, so
     # that each is the same pictures whichever --sets are asked for.
     drawn: dict[str, list] = {}

@@ -81,6 +81,14 @@ fi
 cp ../models/tile_classifier.onnx .cache/stage3_classifier.onnx
 cp ../models/tile_classifier.json .cache/stage3_classifier.json
 python train_classifier.py --backs-only --init .cache/stage3_classifier.onnx --backs 12 --backs-drawn 2000 --per-class 60 --none-drawn 2500 --epochs 3000 --lr 0.02 --margin-share 0.5
+# The classifier for soft photos (src/vision/softness.rs): stage 3b's recipe once more from the
+# stage-3 classifier, a third of each batch blurred (Gaussian sigma up to 3 pixels of the crop)
+# and a fifth given sensor noise, then its own stage 4. The shipped one is session 36's round
+# C2 (seed 12, from the shipped classifier, on an H100); about 16 minutes on 2 CPU cores.
+if command -v cargo >/dev/null; then
+    python train_classifier.py --init .cache/stage3_classifier.onnx --per-class 300 --real-repeats 15 --epochs 4 --rf-copies 3 --none-drawn 2500 --none-per-photo 16 --lr 1e-3 --pipeline-copies 4 --train-faces --margin-share 0.5 --blur-share 0.35 --blur-max 3.0 --noise-share 0.2 --seed 12 --out .cache/stage3_soft.onnx
+    python train_classifier.py --backs-only --init .cache/stage3_soft.onnx --backs 12 --backs-drawn 2000 --per-class 60 --none-drawn 2500 --epochs 3000 --lr 0.02 --margin-share 0.5 --out ../models/tile_classifier_soft.onnx
+fi
 python rf_labels.py check-backs
 python make_samples.py
 python eval.py

@@ -1,4 +1,4 @@
-//! Tiles in a photo: the two ONNX models of `models/` run with ONNX Runtime.
+//! Tiles in a photo: the ONNX models of `models/` run with ONNX Runtime.
 //!
 //! 1. `tile_finder.onnx` looks at the photo scaled to 416 pixels on its long side (padded
 //!    grey to multiples of 32) and gives, on a grid of stride 4: a centre heat map for face-up
@@ -8,7 +8,9 @@
 //! 2. `tile_classifier.onnx` reads each face-up tile, sampled from the full-resolution photo
 //!    along the face's own axes (so a slanted tile is read straight, 64×48), and gives
 //!    probabilities over the 42 faces. Unsure and sideways tiles are also read turned round;
-//!    the more confident reading wins, which corrects up/down confusions.
+//!    the more confident reading wins, which corrects up/down confusions. A soft photo (out of
+//!    focus, shaken: `softness.rs`) is read by `tile_classifier_soft.onnx` instead, the same
+//!    classifier trained on blurred and noisy faces too.
 //!
 //! ONNX Runtime is loaded at run time from `libonnxruntime.so` (the PyPI wheel
 //! `onnxruntime==1.31.1`): from `--onnxruntime`, `ORT_DYLIB_PATH`, the folder `install-onnxruntime`
@@ -36,6 +38,7 @@ mod photo;
 mod reflections;
 mod runtime;
 mod scale;
+mod softness;
 mod stretch;
 mod twice;
 mod whole;
@@ -48,6 +51,9 @@ use scale::Scaler;
 /// The models, embedded so that `suanfan scan` works from any folder.
 const FINDER: &[u8] = include_bytes!("../../models/tile_finder.onnx");
 const CLASSIFIER: &[u8] = include_bytes!("../../models/tile_classifier.onnx");
+/// The classifier for soft photos (`softness.rs`): the same classes, trained on blurred and
+/// noisy faces too.
+const SOFT_CLASSIFIER: &[u8] = include_bytes!("../../models/tile_classifier_soft.onnx");
 
 /// The finder sees the photo scaled to this many pixels on its long side. It was trained on
 /// 320-pixel scenes; 416 reads dense rows (18 tiles across) that 320 partly misses.
@@ -171,6 +177,8 @@ pub struct VisionConfig {
     /// Replace the embedded models.
     pub finder_model: Option<PathBuf>,
     pub classifier_model: Option<PathBuf>,
+    /// Replace the embedded classifier for soft photos.
+    pub soft_classifier_model: Option<PathBuf>,
     pub threads: usize,
     /// Heat-map peaks below this are not tiles.
     pub min_score: f32,
@@ -182,6 +190,7 @@ impl Default for VisionConfig {
             onnxruntime: None,
             finder_model: None,
             classifier_model: None,
+            soft_classifier_model: None,
             threads: 2,
             min_score: 0.3,
         }
@@ -249,6 +258,10 @@ impl Timings {
 pub struct Recognizer {
     finder: Session,
     classifier: Session,
+    /// Reads the faces of a soft photo (`softness.rs`).
+    soft_classifier: Session,
+    /// Whether the photo being read is soft: decided once a photo, from its first tiles found.
+    soft: Option<bool>,
     cfg: VisionConfig,
     input: Array4<f32>,
     scaler: Scaler,
@@ -477,15 +490,30 @@ impl Recognizer {
         };
         let finder = load(FINDER, &cfg.finder_model, "tile finder")?;
         let classifier = load(CLASSIFIER, &cfg.classifier_model, "tile classifier")?;
+        let soft_classifier = load(
+            SOFT_CLASSIFIER,
+            &cfg.soft_classifier_model,
+            "tile classifier for soft photos",
+        )?;
         let mut r = Recognizer {
             finder,
             classifier,
+            soft_classifier,
+            soft: None,
             cfg,
             input: Array4::zeros((1, 3, LONG_SIDE as usize, LONG_SIDE as usize)),
             scaler: Scaler::new(),
             classes: CLASS_COUNT,
         };
-        r.classes = r.classifier_width()?;
+        r.classes = r.classifier_width(false)?;
+        let soft = r.classifier_width(true)?;
+        if soft != r.classes {
+            return Err(VisionError::Model(format!(
+                "the tile classifier for soft photos has {soft} outputs and the tile classifier \
+                 {}: both must read the same classes",
+                r.classes
+            )));
+        }
         // Warm up (the first run allocates), which also checks the finder's outputs.
         let blank = RgbImage::from_pixel(64, 64, image::Rgb([120, 120, 120]));
         r.detect_frame(&blank)?;
@@ -494,23 +522,27 @@ impl Recognizer {
 
     /// The classifier's output width, checked once: 42 faces, 43 with "not a tile", 44 with
     /// "a tile face down" as well.
-    fn classifier_width(&mut self) -> Result<usize, VisionError> {
+    fn classifier_width(&mut self, soft: bool) -> Result<usize, VisionError> {
         let crop = Array4::<f32>::zeros((1, 3, CROP_H, CROP_W));
-        let outputs = self
-            .classifier
+        let (classifier, what) = if soft {
+            (&mut self.soft_classifier, "tile classifier for soft photos")
+        } else {
+            (&mut self.classifier, "tile classifier")
+        };
+        let outputs = classifier
             .run(ort::inputs![
                 TensorRef::from_array_view(&crop).map_err(model_err)?
             ])
             .map_err(|e| {
                 VisionError::Model(format!(
-                    "the tile classifier cannot read a 1×3×{CROP_H}×{CROP_W} crop: {e}"
+                    "the {what} cannot read a 1×3×{CROP_H}×{CROP_W} crop: {e}"
                 ))
             })?;
-        let probs = output(&outputs, "tile classifier", "probs")?;
+        let probs = output(&outputs, what, "probs")?;
         match probs.shape() {
             [1, n] if (CLASS_COUNT..=WITH_BACK).contains(n) => Ok(*n),
             other => Err(VisionError::Model(format!(
-                "the tile classifier's `probs` has shape {other:?}; suanfan needs [n, {CLASS_COUNT}] \
+                "the {what}'s `probs` has shape {other:?}; suanfan needs [n, {CLASS_COUNT}] \
                  (the 42 faces), [n, {WITH_NONE}] (and \"not a tile\") or [n, {WITH_BACK}] (and \
                  \"a tile face down\")"
             ))),
@@ -523,6 +555,13 @@ impl Recognizer {
         &mut self,
         img: &RgbImage,
     ) -> Result<(Vec<Detection>, Timings), VisionError> {
+        self.soft = None;
+        self.find_and_read(img)
+    }
+
+    /// [`Recognizer::detect_frame`] for a picture of the photo being read: whether the photo is
+    /// soft is decided on its first picture only.
+    fn find_and_read(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
         let mut t = Timings::default();
         let t0 = Instant::now();
         let (w, h) = img.dimensions();
@@ -566,6 +605,9 @@ impl Recognizer {
             tiles: mut kept,
             low,
         } = orient(found, w as f32, h as f32);
+        if self.soft.is_none() {
+            self.soft = Some(is_soft(img, &kept));
+        }
         let p_none = self.read_faces(img, &mut kept, &low, &mut t)?;
         let before = kept.len();
         let mut k = 0;
@@ -847,8 +889,12 @@ impl Recognizer {
         if n == 0 {
             return Ok(Vec::new());
         }
-        let outputs = self
-            .classifier
+        let classifier = if self.soft == Some(true) {
+            &mut self.soft_classifier
+        } else {
+            &mut self.classifier
+        };
+        let outputs = classifier
             .run(ort::inputs![
                 TensorRef::from_array_view(crops).map_err(model_err)?
             ])
@@ -890,6 +936,23 @@ pub(super) struct Reading {
     faces: Vec<f32>,
     none: f32,
     back: f32,
+}
+
+/// Whether the faces of `found` (the finder's surest face-up ones, softness::SAMPLED at most)
+/// are soft as cut for the classifier (`softness.rs`); a picture without a face-up tile is not.
+fn is_soft(img: &RgbImage, found: &[Detection]) -> bool {
+    let mut up: Vec<usize> = (0..found.len()).filter(|&i| !found[i].face_down).collect();
+    up.sort_by(|&a, &b| found[b].score.total_cmp(&found[a].score));
+    up.truncate(softness::SAMPLED);
+    let mut crops = Array4::<f32>::zeros((up.len(), 3, CROP_H, CROP_W));
+    for (k, &i) in up.iter().enumerate() {
+        sample_face(img, &found[i].corners, &mut crops, k);
+    }
+    let sharpness = softness::median_sharpness(&crops, up.len());
+    if std::env::var_os("SUANFAN_DEBUG_SOFTNESS").is_some() {
+        eprintln!("SOFTNESS {sharpness:?}");
+    }
+    sharpness.is_some_and(|s| s < softness::SOFT)
 }
 
 /// The crops of the face-up tiles `up` of `kept`: one each along its outline, then one each

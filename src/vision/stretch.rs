@@ -102,7 +102,7 @@ impl Recognizer {
                 continue;
             }
             let small = imageops::thumbnail(img, nw, nh);
-            let (mut more, tm) = self.detect_frame(&small)?;
+            let (mut more, tm) = self.find_and_read(&small)?;
             t.add_time(&tm);
             let count = confident(&more);
             if count >= ENOUGH && count > best_count {

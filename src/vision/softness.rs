@@ -1,0 +1,113 @@
+//! Soft photos: a photo out of focus or shaken, its tiles' pips run together. The classifier
+//! that ships reads sharp faces of tile sets it never saw best, and blurred faces badly; a
+//! second classifier, trained on the same faces blurred and noisy (`models/README.md`), reads
+//! blurred faces far better and sharp ones of unseen sets a little worse. So a photo is read
+//! with the second one only when its tiles are soft: the sharpness of the faces the finder
+//! found, measured on the crops the classifier is given.
+//!
+//! Sharpness of a crop: the 90th percentile of the absolute Laplacian of its grey levels over
+//! the spread of those levels (95th minus 5th percentile, at least SPREAD_FLOOR), so neither a
+//! dim photo nor a pale face reads as soft. A photo's sharpness is the median over its faces
+//! (at most SAMPLED of them).
+//!
+//! Measured on the photos of `tools/eval_photos.py` (median per photo): the 81 held-out rf
+//! photos 0.23 and up, the same in the dark (`@dark`) 0.22 and up, rows on glass, on the
+//! backdrops and hands from the seat (12 MP) 0.35 and up, the crops all but one 0.24 and up;
+//! blurred by 0.2% of the long side (`@blur`) 38 of 81 under 0.15, by 0.4% 77 of 79. The
+//! close-ups, blown up from 640-pixel photos, are soft as taken: 6 of 67 under 0.15, 10 under
+//! 0.2; at 0.2 two of them (0051, 0053) went to the second classifier and were read wrong, at
+//! 0.15 none is.
+
+use ndarray::{Array4, ArrayView3, Axis};
+
+use super::{CROP_H, CROP_W};
+
+/// A photo whose faces' median sharpness is under this is soft.
+pub(super) const SOFT: f32 = 0.15;
+/// At most this many faces are measured (the finder's surest).
+pub(super) const SAMPLED: usize = 12;
+/// The smallest spread of grey levels a sharpness is divided by (a blank face).
+const SPREAD_FLOOR: f32 = 10.0;
+
+/// The median sharpness of the first `n` crops of `crops` (3, CROP_H, CROP_W each; 0..255);
+/// `None` for none.
+pub(super) fn median_sharpness(crops: &Array4<f32>, n: usize) -> Option<f32> {
+    let mut s: Vec<f32> = crops.axis_iter(Axis(0)).take(n).map(sharpness).collect();
+    if s.is_empty() {
+        return None;
+    }
+    s.sort_by(f32::total_cmp);
+    Some(s[s.len() / 2])
+}
+
+/// The sharpness of one crop (3, CROP_H, CROP_W; 0..255).
+fn sharpness(crop: ArrayView3<'_, f32>) -> f32 {
+    let grey = |y: usize, x: usize| (crop[[0, y, x]] + crop[[1, y, x]] + crop[[2, y, x]]) / 3.0;
+    let mut levels = Vec::with_capacity(CROP_H * CROP_W);
+    for y in 0..CROP_H {
+        for x in 0..CROP_W {
+            levels.push(grey(y, x));
+        }
+    }
+    let mut edges = Vec::with_capacity((CROP_H - 2) * (CROP_W - 2));
+    for y in 1..CROP_H - 1 {
+        for x in 1..CROP_W - 1 {
+            let around = grey(y - 1, x) + grey(y + 1, x) + grey(y, x - 1) + grey(y, x + 1);
+            edges.push((4.0 * grey(y, x) - around).abs());
+        }
+    }
+    let spread = percentile(&mut levels, 0.95) - percentile(&mut levels, 0.05);
+    percentile(&mut edges, 0.9) / spread.max(SPREAD_FLOOR)
+}
+
+/// The `q` quantile (0..1) of `v`, reordering it.
+fn percentile(v: &mut [f32], q: f32) -> f32 {
+    let k = ((v.len() - 1) as f32 * q).round() as usize;
+    *v.select_nth_unstable_by(k, f32::total_cmp).1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A crop of dark pips on a pale face, blurred `times` times by a 3×3 box (8 times: about
+    /// the blur of a 640-pixel photo blurred by 0.4% of its long side, as the crop sees it).
+    fn pips(times: usize) -> Array4<f32> {
+        let mut a = Array4::<f32>::from_shape_fn((1, 3, CROP_H, CROP_W), |(_, _, y, x)| {
+            if (x / 6 + y / 6) % 2 == 0 {
+                40.0
+            } else {
+                220.0
+            }
+        });
+        for _ in 0..times {
+            let b = a.clone();
+            for c in 0..3 {
+                for y in 1..CROP_H - 1 {
+                    for x in 1..CROP_W - 1 {
+                        let mut sum = 0.0;
+                        for dy in 0..3 {
+                            for dx in 0..3 {
+                                sum += b[[0, c, y + dy - 1, x + dx - 1]];
+                            }
+                        }
+                        a[[0, c, y, x]] = sum / 9.0;
+                    }
+                }
+            }
+        }
+        a
+    }
+
+    #[test]
+    fn sharp_pips_are_sharp_and_blurred_ones_soft() {
+        let sharp = median_sharpness(&pips(0), 1).unwrap();
+        let soft = median_sharpness(&pips(8), 1).unwrap();
+        assert!(sharp > SOFT, "{sharp}");
+        assert!(soft < SOFT, "{soft}");
+        // A dim copy of the sharp crop is as sharp: the spread divides the edges.
+        let dim = median_sharpness(&(pips(0) * 0.3), 1).unwrap();
+        assert!((dim - sharp).abs() < 0.01, "{dim} {sharp}");
+        assert!(median_sharpness(&pips(0), 0).is_none());
+    }
+}
