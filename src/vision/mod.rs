@@ -520,15 +520,20 @@ impl Recognizer {
         Ok(r)
     }
 
+    /// The classifier for soft photos or the other one, with its name for messages.
+    fn classifier_for(&mut self, soft: bool) -> (&mut Session, &'static str) {
+        if soft {
+            (&mut self.soft_classifier, "tile classifier for soft photos")
+        } else {
+            (&mut self.classifier, "tile classifier")
+        }
+    }
+
     /// The classifier's output width, checked once: 42 faces, 43 with "not a tile", 44 with
     /// "a tile face down" as well.
     fn classifier_width(&mut self, soft: bool) -> Result<usize, VisionError> {
         let crop = Array4::<f32>::zeros((1, 3, CROP_H, CROP_W));
-        let (classifier, what) = if soft {
-            (&mut self.soft_classifier, "tile classifier for soft photos")
-        } else {
-            (&mut self.classifier, "tile classifier")
-        };
+        let (classifier, what) = self.classifier_for(soft);
         let outputs = classifier
             .run(ort::inputs![
                 TensorRef::from_array_view(&crop).map_err(model_err)?
@@ -889,26 +894,22 @@ impl Recognizer {
         if n == 0 {
             return Ok(Vec::new());
         }
-        let classifier = if self.soft == Some(true) {
-            &mut self.soft_classifier
-        } else {
-            &mut self.classifier
-        };
+        let classes = self.classes;
+        let (classifier, what) = self.classifier_for(self.soft == Some(true));
         let outputs = classifier
             .run(ort::inputs![
                 TensorRef::from_array_view(crops).map_err(model_err)?
             ])
             .map_err(model_err)?;
-        let probs = output(&outputs, "tile classifier", "probs")?;
-        if probs.shape() != [n, self.classes] {
+        let probs = output(&outputs, what, "probs")?;
+        if probs.shape() != [n, classes] {
             return Err(VisionError::Model(format!(
-                "the tile classifier gave `probs` of shape {:?} for {n} crops; expected [{n}, {}]",
+                "the {what} gave `probs` of shape {:?} for {n} crops; expected [{n}, {classes}]",
                 probs.shape(),
-                self.classes
             )));
         }
         let extra = |k: usize, class: usize| {
-            if self.classes > class {
+            if classes > class {
                 probs[[k, class]]
             } else {
                 0.0
@@ -948,11 +949,7 @@ fn is_soft(img: &RgbImage, found: &[Detection]) -> bool {
     for (k, &i) in up.iter().enumerate() {
         sample_face(img, &found[i].corners, &mut crops, k);
     }
-    let sharpness = softness::median_sharpness(&crops, up.len());
-    if std::env::var_os("SUANFAN_DEBUG_SOFTNESS").is_some() {
-        eprintln!("SOFTNESS {sharpness:?}");
-    }
-    sharpness.is_some_and(|s| s < softness::SOFT)
+    softness::median_sharpness(&crops).is_some_and(|s| s < softness::SOFT)
 }
 
 /// The crops of the face-up tiles `up` of `kept`: one each along its outline, then one each

@@ -20,6 +20,7 @@
 
 use ndarray::{Array4, ArrayView3, Axis};
 
+use super::geometry::median;
 use super::{CROP_H, CROP_W};
 
 /// A photo whose faces' median sharpness is under this is soft.
@@ -29,15 +30,10 @@ pub(super) const SAMPLED: usize = 12;
 /// The smallest spread of grey levels a sharpness is divided by (a blank face).
 const SPREAD_FLOOR: f32 = 10.0;
 
-/// The median sharpness of the first `n` crops of `crops` (3, CROP_H, CROP_W each; 0..255);
-/// `None` for none.
-pub(super) fn median_sharpness(crops: &Array4<f32>, n: usize) -> Option<f32> {
-    let mut s: Vec<f32> = crops.axis_iter(Axis(0)).take(n).map(sharpness).collect();
-    if s.is_empty() {
-        return None;
-    }
-    s.sort_by(f32::total_cmp);
-    Some(s[s.len() / 2])
+/// The median sharpness of the crops (n, 3, CROP_H, CROP_W; 0..255); `None` for none.
+pub(super) fn median_sharpness(crops: &Array4<f32>) -> Option<f32> {
+    let s: Vec<f32> = crops.axis_iter(Axis(0)).map(sharpness).collect();
+    (!s.is_empty()).then(|| median(s))
 }
 
 /// The sharpness of one crop (3, CROP_H, CROP_W; 0..255).
@@ -101,13 +97,13 @@ mod tests {
 
     #[test]
     fn sharp_pips_are_sharp_and_blurred_ones_soft() {
-        let sharp = median_sharpness(&pips(0), 1).unwrap();
-        let soft = median_sharpness(&pips(8), 1).unwrap();
+        let sharp = median_sharpness(&pips(0)).unwrap();
+        let soft = median_sharpness(&pips(8)).unwrap();
         assert!(sharp > SOFT, "{sharp}");
         assert!(soft < SOFT, "{soft}");
         // A dim copy of the sharp crop is as sharp: the spread divides the edges.
-        let dim = median_sharpness(&(pips(0) * 0.3), 1).unwrap();
+        let dim = median_sharpness(&(pips(0) * 0.3)).unwrap();
         assert!((dim - sharp).abs() < 0.01, "{dim} {sharp}");
-        assert!(median_sharpness(&pips(0), 0).is_none());
+        assert!(median_sharpness(&Array4::zeros((0, 3, CROP_H, CROP_W))).is_none());
     }
 }

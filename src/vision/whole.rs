@@ -12,7 +12,7 @@
 //! crops and pictures without tiles unchanged (such a picture reads about 60 ms longer).
 
 use super::lone::{NEUTRAL_SHARE, neutral_share};
-use super::{CONFIDENT, NOT_A_TILE, Recognizer, Timings, VisionError, inside, max};
+use super::{CONFIDENT, NOT_A_TILE, Recognizer, Timings, VisionError, inside, max, side};
 use crate::detection::{Detection, Face, Orientation};
 
 /// The boxes tried, as shares of the picture's sides: the whole picture, then smaller boxes
@@ -102,22 +102,18 @@ fn mean_outline_of_surest(sure: Vec<Detection>) -> Option<Detection> {
     let widths: Vec<f32> = sure
         .iter()
         .filter(|b| b.top().is_some_and(|(f, _)| f == face))
-        .map(|b| width(&b.bounds()))
+        .map(|b| side(&b.bounds()))
         .collect();
     let mean = widths.iter().sum::<f32>() / widths.len() as f32;
     // The boxes are centred alike: the surest one's outline (its corners in the order its
     // reading gave them) scaled about the centre.
-    let scale = mean / width(&surest.bounds()).max(1e-3);
+    let scale = mean / side(&surest.bounds()).max(1e-3);
     let [cx, cy] = surest.center();
     let mut tile = surest.clone();
     for corner in &mut tile.corners {
         *corner = [cx + (corner[0] - cx) * scale, cy + (corner[1] - cy) * scale];
     }
     Some(tile)
-}
-
-fn width(b: &[f32; 4]) -> f32 {
-    b[2] - b[0]
 }
 
 impl Recognizer {
