@@ -493,6 +493,58 @@ fn white_dragons_in_a_dark_photo_are_kept() {
     }
 }
 
+/// Three held-out rf photos (../shared/data) of a hand row, turned a quarter as a photo whose
+/// EXIF turn was lost (`tools/eval_photos.py` `@turned`): every tile lies sideways, and the
+/// same faces are read as in the photo as taken. The finder outlined a column of sideways
+/// tiles too long, into their neighbours (half of each photo's tiles were outlined off), and
+/// four faces of one were lost, before `vision/sideways.rs` read the picture turned back.
+#[test]
+#[cfg_attr(no_shared, ignore = "../shared is not beside the repository")]
+fn a_hand_photographed_turned_a_quarter_reads_as_taken() {
+    if !runtime() {
+        return;
+    }
+    let images = repo().join("../shared/data/rf-chinese-mahjong/valid/images");
+    for (k, name) in [
+        "396115401_708820230715499_3647681776466700421_n_jpg.rf.5a8d64c0d52b682d0137938daa3978b1",
+        "396606550_1625898107935842_3672691782514946734_n_jpg.rf.a9a1def3bac5f0dbc7551c390cb902c0",
+        "hand_006_jpg.rf.0d0b8f9de660a60f0ccd614871c95a2c",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let taken = images.join(format!("{name}.jpg"));
+        let turned = image::imageops::rotate270(&image::open(&taken).unwrap().to_rgb8());
+        let path =
+            std::env::temp_dir().join(format!("suanfan-turned-{k}-{}.png", std::process::id()));
+        turned.save(&path).unwrap();
+        let out = scan(&[path.to_str().unwrap(), "--format", "json"]);
+        std::fs::remove_file(&path).ok();
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let tiles = answer["tiles"].as_array().unwrap();
+        let mut read: Vec<String> = tiles
+            .iter()
+            .map(|t| t["tile"].as_str().unwrap_or("?").to_string())
+            .collect();
+        let mut want = faces_read(&taken);
+        assert!(want.len() >= 13, "{name}: {want:?} read as taken");
+        read.sort();
+        want.sort();
+        assert_eq!(read, want, "{name}");
+        // Each outline is its own tile's: none runs a fifth of itself into another.
+        let boxes: Vec<[f32; 4]> = tiles.iter().map(|t| bounds_of(&corners(t))).collect();
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[i + 1..] {
+                let shared = overlap(a, b) / area(a).min(area(b));
+                assert!(
+                    shared <= 0.2,
+                    "{name}: outlines {a:?} and {b:?} share {shared:.2}"
+                );
+            }
+        }
+    }
+}
+
 /// `img` with a third of its light and Gaussian noise of σ 4 (Box–Muller over a seeded
 /// xorshift), as `tools/eval_photos.py` spoils a set `@dark`.
 fn in_a_third_of_the_light(img: &image::RgbImage, seed: u64) -> image::RgbImage {
@@ -781,6 +833,19 @@ fn tiles_read(path: &Path) -> Vec<(String, [f32; 4])> {
             Some((face, [lo(0), lo(1), hi(0), hi(1)]))
         })
         .collect()
+}
+
+/// The axis-aligned bounds of an outline: (min x, min y, max x, max y).
+fn bounds_of(c: &[[f32; 2]]) -> [f32; 4] {
+    c.iter()
+        .fold([f32::MAX, f32::MAX, f32::MIN, f32::MIN], |b, p| {
+            [
+                b[0].min(p[0]),
+                b[1].min(p[1]),
+                b[2].max(p[0]),
+                b[3].max(p[1]),
+            ]
+        })
 }
 
 fn overlap(a: &[f32; 4], b: &[f32; 4]) -> f32 {

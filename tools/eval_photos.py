@@ -407,7 +407,7 @@ def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: b
     return right, len(preds), len(labels), right == len(labels) == len(preds)
 
 
-DEGRADE = ("dark", "dim", "warm", "blur", "jpeg", "small", "turned")
+DEGRADE = ("dark", "dim", "warm", "blur", "jpeg", "small", "turned", "upside")
 
 
 def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tuple[Image.Image, list]:
@@ -435,6 +435,10 @@ def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tup
         # A quarter turn anticlockwise: (x, y) -> (y, w - x).
         w = img.size[0]
         return img.transpose(Image.ROTATE_90), [(f, (b[1], w - b[2], b[3], w - b[0])) for f, b in labels]
+    if how == "upside":
+        # Upside down (seen from across the table): (x, y) -> (w - x, h - y).
+        w, h = img.size
+        return img.transpose(Image.ROTATE_180), [(f, (w - b[2], h - b[3], w - b[0], h - b[1])) for f, b in labels]
     raise SystemExit(f"unknown way to spoil the pictures: @{how} (one of {', '.join(DEGRADE)}, or blur followed by a share of the long side in percent, as blur0.4)")
 
 

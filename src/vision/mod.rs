@@ -39,6 +39,7 @@ mod photo;
 mod reflections;
 mod runtime;
 mod scale;
+mod sideways;
 mod softness;
 mod stretch;
 mod twice;
@@ -267,6 +268,9 @@ pub struct Recognizer {
     soft_classifier: Session,
     /// Whether the photo being read is soft: decided once a photo, from its first tiles found.
     soft: Option<bool>,
+    /// Whether the picture being read may be upside down (a photo turned a quarter by
+    /// `sideways.rs`, which way not known for sure): reflections may lie above their tiles.
+    either_way: bool,
     cfg: VisionConfig,
     input: Array4<f32>,
     scaler: Scaler,
@@ -505,6 +509,7 @@ impl Recognizer {
             classifier,
             soft_classifier,
             soft: None,
+            either_way: false,
             cfg,
             input: Array4::zeros((1, 3, LONG_SIDE as usize, LONG_SIDE as usize)),
             scaler: Scaler::new(),
@@ -627,7 +632,7 @@ impl Recognizer {
         });
         t.rejected = before - kept.len();
         let kept = twice::drop_tiles_found_twice(kept);
-        let kept = reflections::drop_reflections(img, kept);
+        let kept = reflections::drop_reflections(img, kept, self.either_way);
         Ok((lone::drop_lone_doubts(kept, img), t))
     }
 

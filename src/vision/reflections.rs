@@ -49,30 +49,43 @@ const SHIFT: f32 = 0.15;
 const SHIFTS: i32 = 3;
 
 /// `found` without the tiles that are reflections of the tile above them (see the module's
-/// doc).
-pub(super) fn drop_reflections(img: &RgbImage, found: Vec<Detection>) -> Vec<Detection> {
-    // Each face-up tile's frame and grey levels (a reflection is of a face).
-    let looks: Vec<Option<(Frame, Vec<f32>)>> = found
+/// doc); `either_way`: the picture may be upside down, and a reflection may lie above its tile.
+pub(super) fn drop_reflections(
+    img: &RgbImage,
+    found: Vec<Detection>,
+    either_way: bool,
+) -> Vec<Detection> {
+    // Each face-up tile's frames and grey levels (a reflection is of a face).
+    let looks: Vec<Vec<(Frame, Vec<f32>)>> = found
         .iter()
         .map(|d| {
-            (!d.face_down).then(|| {
-                let f = Frame::of(d);
-                let g = detrended(&grey_grid(img, &f));
-                (f, g)
-            })
+            let frames = if d.face_down {
+                Vec::new()
+            } else {
+                Frame::of(d, either_way)
+            };
+            frames
+                .into_iter()
+                .map(|f| {
+                    let g = detrended(&grey_grid(img, &f));
+                    (f, g)
+                })
+                .collect()
         })
         .collect();
     // Each tile's top face, read once: the pairs below ask for it many times.
     let tops: Vec<_> = found.iter().map(Detection::top).collect();
     let mirror_of = |upper: usize, lower: usize| {
-        let (Some((frame, grid)), Some((face, _))) = (&looks[upper], tops[upper]) else {
+        let Some((face, _)) = tops[upper] else {
             return false;
         };
         // A reflection reads as its tile turned round, as no face surely, or as a back.
         let read_so = tops[lower].is_none_or(|(seen, p)| seen == face || p < CONFIDENT);
-        frame.holds_reflection(&found[lower])
-            && read_so
-            && is_reflection(img, grid, &frame.moved_to(found[lower].center()))
+        read_so
+            && looks[upper].iter().any(|(frame, grid)| {
+                frame.holds_reflection(&found[lower])
+                    && is_reflection(img, grid, &frame.moved_to(found[lower].center()))
+            })
     };
     let keep: Vec<bool> = (0..found.len())
         .map(|j| !(0..found.len()).any(|i| i != j && mirror_of(i, j)))
@@ -107,22 +120,42 @@ fn length(p: [f32; 2]) -> f32 {
 }
 
 impl Frame {
-    fn of(d: &Detection) -> Frame {
+    /// The frames a tile's reflection is looked for in: down the picture (and up it too,
+    /// `either_way`); for a tile read sideways (a photo turned a quarter, or taken from the
+    /// side of the table), along its face's own height, either way (which of left and right
+    /// its top points to is the finder's weakest call).
+    fn of(d: &Detection, either_way: bool) -> Vec<Frame> {
         let c = d.corners;
-        let (side_a, side_b) = (sub(c[1], c[0]), sub(c[3], c[0]));
-        let downward = |v: [f32; 2]| v[1].abs() / length(v).max(f32::EPSILON);
-        let (mut down, across) = if downward(side_b) >= downward(side_a) {
-            (side_b, side_a)
+        let centre = d.center();
+        let (down, across) = if d.orientation.is_sideways() {
+            (sub(c[3], c[0]), sub(c[1], c[0]))
         } else {
-            (side_a, side_b)
+            let (side_a, side_b) = (sub(c[1], c[0]), sub(c[3], c[0]));
+            let downward = |v: [f32; 2]| v[1].abs() / length(v).max(f32::EPSILON);
+            let (down, across) = if downward(side_b) >= downward(side_a) {
+                (side_b, side_a)
+            } else {
+                (side_a, side_b)
+            };
+            (
+                if down[1] < 0.0 {
+                    [-down[0], -down[1]]
+                } else {
+                    down
+                },
+                across,
+            )
         };
-        if down[1] < 0.0 {
-            down = [-down[0], -down[1]];
-        }
-        Frame {
-            centre: d.center(),
+        let frame = Frame {
+            centre,
             down,
             across,
+        };
+        if either_way || d.orientation.is_sideways() {
+            let up = [-down[0], -down[1]];
+            vec![frame, Frame { down: up, ..frame }]
+        } else {
+            vec![frame]
         }
     }
 
@@ -317,9 +350,43 @@ mod tests {
             tile([50.0, 40.0, 110.0, 120.0]),
             tile([50.0, 130.0, 110.0, 210.0]),
         ];
-        let kept = drop_reflections(&img, found);
+        let kept = drop_reflections(&img, found, false);
         assert_eq!(kept.len(), 1);
         assert_eq!(kept[0].bounds()[1], 40.0);
+    }
+
+    #[test]
+    fn a_mirror_image_above_a_tile_is_dropped_only_in_a_picture_that_may_be_upside_down() {
+        let img = image::imageops::rotate180(&tile_and_mirror());
+        let found = vec![
+            tile([90.0, 180.0, 150.0, 260.0]),
+            tile([90.0, 90.0, 150.0, 170.0]),
+        ];
+        assert_eq!(drop_reflections(&img, found.clone(), false).len(), 2);
+        let kept = drop_reflections(&img, found, true);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].bounds()[1], 180.0);
+    }
+
+    #[test]
+    fn the_mirror_image_beside_a_tile_read_sideways_is_dropped() {
+        // The picture turned a quarter clockwise: (x, y) goes to (300 - y, x); the tiles'
+        // tops point right, their corners from the face's top left.
+        let img = image::imageops::rotate90(&tile_and_mirror());
+        let sideways = |b: [f32; 4]| {
+            let turn = |p: [f32; 2]| [300.0 - p[1], p[0]];
+            let mut d = tile(b);
+            d.corners = [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]].map(turn);
+            d.orientation = crate::detection::Orientation::Right;
+            d
+        };
+        let found = vec![
+            sideways([50.0, 40.0, 110.0, 120.0]),
+            sideways([50.0, 130.0, 110.0, 210.0]),
+        ];
+        let kept = drop_reflections(&img, found, false);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].bounds()[0], 180.0);
     }
 
     #[test]
@@ -330,10 +397,10 @@ mod tests {
             tile([50.0, 40.0, 110.0, 120.0]),
             tile([50.0, 130.0, 110.0, 186.0]),
         ];
-        assert_eq!(drop_reflections(&img, found).len(), 1);
+        assert_eq!(drop_reflections(&img, found, false).len(), 1);
         // Half as tall is no mirror image of it.
         let upper = tile([50.0, 40.0, 110.0, 120.0]);
-        assert!(!Frame::of(&upper).holds_reflection(&tile([50.0, 130.0, 110.0, 170.0])));
+        assert!(!Frame::of(&upper, false)[0].holds_reflection(&tile([50.0, 130.0, 110.0, 170.0])));
     }
 
     #[test]
@@ -348,12 +415,12 @@ mod tests {
             tile([50.0, 40.0, 110.0, 120.0]),
             down([50.0, 130.0, 110.0, 210.0]),
         ];
-        assert_eq!(drop_reflections(&img, found.clone()).len(), 1);
+        assert_eq!(drop_reflections(&img, found.clone(), false).len(), 1);
         // A plain back below the face: no flipped copy of it.
         let mut img = RgbImage::from_pixel(200, 300, Rgb([30, 30, 30]));
         draw(&mut img, [50, 40, 110, 120], 240, 20, false);
         draw(&mut img, [50, 130, 110, 210], 90, 90, false);
-        assert_eq!(drop_reflections(&img, found).len(), 2);
+        assert_eq!(drop_reflections(&img, found, false).len(), 2);
     }
 
     #[test]
@@ -368,17 +435,17 @@ mod tests {
         let mut img = RgbImage::from_pixel(200, 300, Rgb([30, 30, 30]));
         draw(&mut img, [50, 40, 110, 120], 240, 20, false);
         draw(&mut img, [50, 130, 110, 210], 240, 20, true);
-        assert_eq!(drop_reflections(&img, found()).len(), 2);
+        assert_eq!(drop_reflections(&img, found(), false).len(), 2);
         // Fainter but not mirrored: the same way up.
         let mut img = RgbImage::from_pixel(200, 300, Rgb([30, 30, 30]));
         draw(&mut img, [50, 40, 110, 120], 240, 20, false);
         draw(&mut img, [50, 130, 110, 210], 110, 60, false);
-        assert_eq!(drop_reflections(&img, found()).len(), 2);
+        assert_eq!(drop_reflections(&img, found(), false).len(), 2);
         // Mirrored and fainter, but a tile's width to the side, or two tiles down.
         let upper = tile([50.0, 40.0, 110.0, 120.0]);
-        assert!(Frame::of(&upper).holds_reflection(&tile([50.0, 130.0, 110.0, 210.0])));
-        assert!(!Frame::of(&upper).holds_reflection(&tile([110.0, 130.0, 170.0, 210.0])));
-        assert!(!Frame::of(&upper).holds_reflection(&tile([50.0, 230.0, 110.0, 310.0])));
+        assert!(Frame::of(&upper, false)[0].holds_reflection(&tile([50.0, 130.0, 110.0, 210.0])));
+        assert!(!Frame::of(&upper, false)[0].holds_reflection(&tile([110.0, 130.0, 170.0, 210.0])));
+        assert!(!Frame::of(&upper, false)[0].holds_reflection(&tile([50.0, 230.0, 110.0, 310.0])));
     }
 
     #[test]
@@ -402,7 +469,7 @@ mod tests {
             }
         };
         let (upper, lower) = (outline(0.0), outline(90.0));
-        assert!(Frame::of(&upper).holds_reflection(&lower));
+        assert!(Frame::of(&upper, false)[0].holds_reflection(&lower));
         // Upright boxes put it more than a fifth of a tile to the side.
         let (a, b) = (upper.bounds(), lower.bounds());
         assert!((b[0] - a[0]).abs() > 0.2 * (a[2] - a[0]));

@@ -1,0 +1,158 @@
+//! A photo taken from the side of the table, or turned a quarter with its EXIF turn lost: every
+//! tile lies sideways in the picture. The finder learned sideways tiles as the one claimed tile
+//! of a meld, and on a whole column of them it draws outlines too long, running into their
+//! neighbours. When most face-up tiles are read sideways, the picture is turned a quarter so
+//! that their tops point up, read again, and the tiles found there turned back.
+
+use image::{RgbImage, imageops};
+
+use super::{Recognizer, Timings, VisionError, max};
+use crate::detection::{Detection, Orientation};
+
+/// A picture is turned only with at least this many face-up tiles...
+const AT_LEAST: usize = 5;
+/// ...and at least this share of them sideways.
+const MOSTLY: f32 = 0.75;
+
+/// Which way the tops of most face-up tiles of `found` point, when most lie sideways
+/// (`AT_LEAST`, `MOSTLY`): left or right.
+fn mostly_sideways(found: &[Detection]) -> Option<Orientation> {
+    let up: Vec<&Detection> = found.iter().filter(|d| !d.face_down).collect();
+    let left = up
+        .iter()
+        .filter(|d| d.orientation == Orientation::Left)
+        .count();
+    let right = up
+        .iter()
+        .filter(|d| d.orientation == Orientation::Right)
+        .count();
+    let enough = up.len() >= AT_LEAST && (left + right) as f32 >= MOSTLY * up.len() as f32;
+    enough.then_some(if left >= right {
+        Orientation::Left
+    } else {
+        Orientation::Right
+    })
+}
+
+/// The sum over the face-up tiles of the probability of the face each is read as: more for
+/// more tiles found, and for tiles read more surely.
+fn surety(found: &[Detection]) -> f32 {
+    found
+        .iter()
+        .filter(|d| !d.face_down)
+        .map(|d| max(&d.probs))
+        .sum()
+}
+
+/// `d`, found in the picture turned a quarter clockwise (`tops` Left) or anticlockwise
+/// (`tops` Right) from one `w` × `h`, in that picture.
+fn turned_back(d: &Detection, tops: Orientation, (w, h): (f32, f32)) -> Detection {
+    const ROUND: [Orientation; 4] = [
+        Orientation::Up,
+        Orientation::Right,
+        Orientation::Down,
+        Orientation::Left,
+    ];
+    let at = ROUND.iter().position(|&o| o == d.orientation).unwrap_or(0);
+    let clockwise = tops == Orientation::Left;
+    // Turned clockwise, (x, y) went to (h - y, x); anticlockwise, to (y, w - x).
+    let point = |p: [f32; 2]| {
+        if clockwise {
+            [p[1], h - p[0]]
+        } else {
+            [w - p[1], p[0]]
+        }
+    };
+    let quarters = if clockwise { 3 } else { 1 };
+    Detection {
+        corners: d.corners.map(point),
+        orientation: ROUND[(at + quarters) % 4],
+        ..d.clone()
+    }
+}
+
+impl Recognizer {
+    /// `found`, or when most of its tiles lie sideways, the tiles found in the picture turned
+    /// so that their tops point up, turned back, if they are read more surely (`surety`).
+    pub(super) fn upright_sideways(
+        &mut self,
+        img: &RgbImage,
+        found: Vec<Detection>,
+        t: &mut Timings,
+    ) -> Result<Vec<Detection>, VisionError> {
+        let Some(tops) = mostly_sideways(&found) else {
+            return Ok(found);
+        };
+        let turned = if tops == Orientation::Left {
+            imageops::rotate90(img)
+        } else {
+            imageops::rotate270(img)
+        };
+        self.either_way = true;
+        let read = self.find_and_read(&turned);
+        self.either_way = false;
+        let (more, tm) = read?;
+        t.add_time(&tm);
+        if surety(&more) <= surety(&found) {
+            return Ok(found);
+        }
+        let size = (img.width() as f32, img.height() as f32);
+        t.rejected = tm.rejected;
+        Ok(more.iter().map(|d| turned_back(d, tops, size)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detection::CLASS_COUNT;
+
+    fn tile(orientation: Orientation) -> Detection {
+        Detection {
+            corners: [[10.0, 20.0], [30.0, 20.0], [30.0, 50.0], [10.0, 50.0]],
+            score: 0.9,
+            face_down: false,
+            orientation,
+            probs: vec![1.0 / CLASS_COUNT as f32; CLASS_COUNT],
+        }
+    }
+
+    #[test]
+    fn a_picture_is_turned_only_when_most_tiles_lie_sideways() {
+        use Orientation::{Left, Right, Up};
+        let mixed = [Left, Left, Left, Up, Up, Right].map(tile);
+        assert_eq!(mostly_sideways(&mixed), None);
+        let side = [Left, Left, Right, Left, Up, Left, Left, Left].map(tile);
+        assert_eq!(mostly_sideways(&side), Some(Left));
+        let few = [Right, Right, Right, Right].map(tile);
+        assert_eq!(mostly_sideways(&few), None);
+        let more = [Right, Right, Right, Right, Right].map(tile);
+        assert_eq!(mostly_sideways(&more), Some(Right));
+    }
+
+    #[test]
+    fn a_tile_found_in_the_turned_picture_goes_back_to_its_place() {
+        // A 100 × 60 picture; a tile at x 10..30, y 20..50 whose top points left.
+        let (w, h) = (100.0, 60.0);
+        let mut d = tile(Orientation::Left);
+        let turned = |p: [f32; 2]| [h - p[1], p[0]];
+        // In the picture turned clockwise its top points up, its corners from its top left.
+        let mut there = d.clone();
+        there.orientation = Orientation::Up;
+        there.corners = d.corners.map(turned);
+        let back = turned_back(&there, Orientation::Left, (w, h));
+        assert_eq!(back.orientation, Orientation::Left);
+        for (a, b) in back.corners.iter().zip(&d.corners) {
+            assert!((a[0] - b[0]).abs() < 1e-4 && (a[1] - b[1]).abs() < 1e-4);
+        }
+        // The same the other way round.
+        d.orientation = Orientation::Right;
+        let turned = |p: [f32; 2]| [p[1], w - p[0]];
+        there.corners = d.corners.map(turned);
+        let back = turned_back(&there, Orientation::Right, (w, h));
+        assert_eq!(back.orientation, Orientation::Right);
+        for (a, b) in back.corners.iter().zip(&d.corners) {
+            assert!((a[0] - b[0]).abs() < 1e-4 && (a[1] - b[1]).abs() < 1e-4);
+        }
+    }
+}
