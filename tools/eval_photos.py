@@ -35,7 +35,8 @@ Any set name followed by `@` and a way of spoiling the pictures measures how rec
 up when photos are worse than the set's (`degrade`): `@dark` (a dim room: a third of the light,
 more noise), `@dim` (half the light, more noise), `@warm` (tungsten light: blue cut by a third, green by a tenth), `@blur` (out of focus or shaken: a
 Gaussian blur of 0.2% of the long side; `@blur0.4`: 0.4%, any share in percent), `@jpeg` (saved at quality 25), `@small` (half the
-size), `@turned` (turned a quarter, as a photo whose EXIF turn was lost). For example
+size), `@turned` (turned a quarter, as a photo whose EXIF turn was lost), `@upside` (turned half
+round, as seen from across the table). For example
 `--sets rf-holdout@dark,rf-holdout@warm`.
 
 For each set: tile precision, recall and F1 (a tile counts as right when its outline overlaps
