@@ -6,7 +6,7 @@
 
 use image::{RgbImage, imageops};
 
-use super::{Recognizer, Timings, VisionError, max};
+use super::{Recognizer, Timings, VisionError, max, turned};
 use crate::detection::{Detection, Orientation};
 
 /// A picture is turned only with at least this many face-up tiles...
@@ -47,13 +47,6 @@ fn surety(found: &[Detection]) -> f32 {
 /// `d`, found in the picture turned a quarter clockwise (`tops` Left) or anticlockwise
 /// (`tops` Right) from one `w` × `h`, in that picture.
 fn turned_back(d: &Detection, tops: Orientation, (w, h): (f32, f32)) -> Detection {
-    const ROUND: [Orientation; 4] = [
-        Orientation::Up,
-        Orientation::Right,
-        Orientation::Down,
-        Orientation::Left,
-    ];
-    let at = ROUND.iter().position(|&o| o == d.orientation).unwrap_or(0);
     let clockwise = tops == Orientation::Left;
     // Turned clockwise, (x, y) went to (h - y, x); anticlockwise, to (y, w - x).
     let point = |p: [f32; 2]| {
@@ -64,10 +57,10 @@ fn turned_back(d: &Detection, tops: Orientation, (w, h): (f32, f32)) -> Detectio
         }
     };
     let quarters = if clockwise { 3 } else { 1 };
+    // Turned by as many quarters as the picture, its corners put where the picture had them.
     Detection {
         corners: d.corners.map(point),
-        orientation: ROUND[(at + quarters) % 4],
-        ..d.clone()
+        ..turned(d, quarters)
     }
 }
 
