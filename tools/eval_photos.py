@@ -408,7 +408,7 @@ def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: b
     return right, len(preds), len(labels), right == len(labels) == len(preds)
 
 
-DEGRADE = ("dark", "dim", "warm", "blur", "jpeg", "small", "turned", "upside")
+DEGRADE = ("dark", "dim", "warm", "blur", "jpeg", "small", "turned", "upside", "tilt")
 
 
 def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tuple[Image.Image, list]:
@@ -440,7 +440,32 @@ def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tup
         # Upside down (seen from across the table): (x, y) -> (w - x, h - y).
         w, h = img.size
         return img.transpose(Image.ROTATE_180), [(f, (w - b[2], h - b[3], w - b[0], h - b[1])) for f, b in labels]
-    raise SystemExit(f"unknown way to spoil the pictures: @{how} (one of {', '.join(DEGRADE)}, or blur followed by a share of the long side in percent, as blur0.4)")
+    if how == "tilt" or re.fullmatch(r"tilt\d+", how):
+        return tilted(img, labels, float(how[4:] or 20))
+    raise SystemExit(
+        f"unknown way to spoil the pictures: @{how} (one of {', '.join(DEGRADE)}, or blur followed by a share of the long side "
+        "in percent, as blur0.4, or tilt followed by degrees, as tilt30)"
+    )
+
+
+def tilted(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
+    """`img` turned `degrees` anticlockwise (a phone held askew; `tilt` is 20), grown to hold all
+    of it and filled out with its mean colour; each label becomes the bounds of its box turned."""
+    w, h = img.size
+    fill = tuple(int(v) for v in np.asarray(img, dtype=np.float32).reshape(-1, 3).mean(axis=0))
+    out = img.rotate(degrees, resample=Image.BICUBIC, expand=True, fillcolor=fill)
+    a = np.radians(degrees)
+    c, s = np.cos(a), np.sin(a)
+    cx, cy, ox, oy = w / 2, h / 2, out.size[0] / 2, out.size[1] / 2
+
+    def bounds(b):
+        # Anticlockwise on the screen (y down): x' = c x + s y, y' = -s x + c y about the centre.
+        pts = [(x - cx, y - cy) for x in (b[0], b[2]) for y in (b[1], b[3])]
+        xs = [ox + c * x + s * y for x, y in pts]
+        ys = [oy - s * x + c * y for x, y in pts]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    return out, [(f, tuple(float(v) for v in bounds(b))) for f, b in labels]
 
 
 def main():

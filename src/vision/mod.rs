@@ -41,6 +41,7 @@ mod runtime;
 mod scale;
 mod sideways;
 mod softness;
+mod straighten;
 mod stretch;
 mod twice;
 mod whole;

@@ -36,7 +36,7 @@ fn mostly_sideways(found: &[Detection]) -> Option<Orientation> {
 
 /// The sum over the face-up tiles of the probability of the face each is read as: more for
 /// more tiles found, and for tiles read more surely.
-fn surety(found: &[Detection]) -> f32 {
+pub(super) fn surety(found: &[Detection]) -> f32 {
     found
         .iter()
         .filter(|d| !d.face_down)

@@ -56,6 +56,7 @@ impl Recognizer {
     pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
         let (found, mut t) = self.detect_frame(img)?;
         let found = self.upright_sideways(img, found, &mut t)?;
+        let found = self.level_askew(img, found, &mut t)?;
         let found = self.read_hard_pictures(img, found, &mut t)?;
         let (w, h) = (img.width() as f32, img.height() as f32);
         Ok((drop_cut_neighbours(w, h, found), t))
