@@ -36,7 +36,11 @@ up when photos are worse than the set's (`degrade`): `@dark` (a dim room: a thir
 more noise), `@dim` (half the light, more noise), `@warm` (tungsten light: blue cut by a third, green by a tenth), `@blur` (out of focus or shaken: a
 Gaussian blur of 0.2% of the long side; `@blur0.4`: 0.4%, any share in percent), `@jpeg` (saved at quality 25), `@small` (half the
 size), `@turned` (turned a quarter, as a photo whose EXIF turn was lost), `@upside` (turned half
-round, as seen from across the table). For example
+round, as seen from across the table), `@tilt` (turned 20° anticlockwise, as by a phone held askew,
+grown to hold the whole picture and filled out with its mean colour; `@tilt10`: any degrees; the
+labels become the bounds of their boxes turned, which grow with a slanted tile's: the rf photos'
+heaps of tiles at all angles and the 14 stretched by the exporter, sheared by a turn, are read
+worse than a real photo would be). For example
 `--sets rf-holdout@dark,rf-holdout@warm`.
 
 For each set: tile precision, recall and F1 (a tile counts as right when its outline overlaps

@@ -50,7 +50,8 @@ fn confident(found: &[Detection]) -> usize {
 impl Recognizer {
     /// Finds and reads every tile of a photo, undoing a stretch of the picture when it gives
     /// almost nothing as it is. See [`Recognizer::detect_frame`] for video frames.
-    /// A tile found as two halves is joined first (`halves.rs`) and a big tile found as a part
+    /// A photo whose tiles mostly lie sideways is read again turned a quarter (`sideways.rs`),
+    /// one held askew turned level (`straighten.rs`). A tile found as two halves is joined first (`halves.rs`) and a big tile found as a part
     /// of itself is grown (`fragments.rs`); last, a picture still without a confident tile is
     /// read as one tile filling it (`whole.rs`).
     pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
