@@ -540,9 +540,9 @@ fn a_hand_photographed_turned_a_quarter_reads_as_taken() {
 }
 
 /// Two held-out photos turned 20°, as by a phone held askew, on green cloth: the same faces
-/// are read as in the photos as taken (before: 29 of 36 and 14 of 15). The finder learned tiles slanted
-/// up to about 8°; beyond, it joined two standing tiles in one outline and missed tiles of a
-/// slanted row, before `vision/straighten.rs` read the picture turned level.
+/// are read as in the photos as taken (before: 29 of 36 and 14 of 15). The finder learned
+/// tiles slanted up to about 8°; beyond, it joined two standing tiles in one outline and
+/// missed tiles of a slanted row, before `vision/straighten.rs` read the picture turned level.
 #[test]
 #[cfg_attr(no_shared, ignore = "../shared is not beside the repository")]
 fn a_hand_photographed_askew_reads_as_taken() {
