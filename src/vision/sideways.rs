@@ -36,12 +36,28 @@ fn mostly_sideways(found: &[Detection]) -> Option<Orientation> {
 
 /// The sum over the face-up tiles of the probability of the face each is read as: more for
 /// more tiles found, and for tiles read more surely.
-pub(super) fn surety(found: &[Detection]) -> f32 {
+fn surety(found: &[Detection]) -> f32 {
     found
         .iter()
         .filter(|d| !d.face_down)
         .map(|d| max(&d.probs))
         .sum()
+}
+
+/// `found`, or the tiles read in another picture of the photo (`more`, with its timings), put
+/// back in the photo by `back`, whichever read more surely (`surety`); the time of both counts.
+pub(super) fn surer(
+    found: Vec<Detection>,
+    (more, tm): (Vec<Detection>, Timings),
+    t: &mut Timings,
+    back: impl Fn(&Detection) -> Detection,
+) -> Vec<Detection> {
+    t.add_time(&tm);
+    if surety(&more) <= surety(&found) {
+        return found;
+    }
+    t.rejected = tm.rejected;
+    more.iter().map(back).collect()
 }
 
 /// `d`, found in the picture turned a quarter clockwise (`tops` Left) or anticlockwise
@@ -84,14 +100,8 @@ impl Recognizer {
         self.either_way = true;
         let read = self.find_and_read(&turned);
         self.either_way = false;
-        let (more, tm) = read?;
-        t.add_time(&tm);
-        if surety(&more) <= surety(&found) {
-            return Ok(found);
-        }
         let size = (img.width() as f32, img.height() as f32);
-        t.rejected = tm.rejected;
-        Ok(more.iter().map(|d| turned_back(d, tops, size)).collect())
+        Ok(surer(found, read?, t, |d| turned_back(d, tops, size)))
     }
 }
 

@@ -8,7 +8,8 @@ use std::f32::consts::FRAC_PI_2;
 
 use image::{Rgb, RgbImage};
 
-use super::sideways::surety;
+use super::geometry::median;
+use super::sideways::surer;
 use super::{Recognizer, Timings, VisionError};
 use crate::detection::Detection;
 
@@ -30,7 +31,7 @@ fn slant_of(d: &Detection) -> f32 {
 
 /// The slant most face-up tiles of `found` share (`AT_LEAST`, `MIN_SLANT`, `MOSTLY`), if any.
 fn common_slant(found: &[Detection]) -> Option<f32> {
-    let mut slants: Vec<f32> = found
+    let slants: Vec<f32> = found
         .iter()
         .filter(|d| !d.face_down)
         .map(slant_of)
@@ -38,8 +39,7 @@ fn common_slant(found: &[Detection]) -> Option<f32> {
     if slants.len() < AT_LEAST {
         return None;
     }
-    slants.sort_by(f32::total_cmp);
-    let median = slants[slants.len() / 2];
+    let median = median(slants.clone());
     let agreeing = slants
         .iter()
         .filter(|s| (*s - median).abs() <= AGREE)
@@ -161,7 +161,7 @@ fn turned_back(d: &Detection, back: &Affine) -> Detection {
 
 impl Recognizer {
     /// `found`, or when most of its tiles share a slant (`common_slant`), the tiles found in
-    /// the picture turned level, turned back, if they are read more surely (`surety`).
+    /// the picture turned level, turned back, if they are read more surely (`surer`).
     pub(super) fn level_askew(
         &mut self,
         img: &RgbImage,
@@ -172,14 +172,9 @@ impl Recognizer {
             return Ok(found);
         };
         let (level, to_level) = levelled(img, slant, self.cfg.threads);
-        let (more, tm) = self.find_and_read(&level)?;
-        t.add_time(&tm);
-        if surety(&more) <= surety(&found) {
-            return Ok(found);
-        }
-        t.rejected = tm.rejected;
+        let read = self.find_and_read(&level)?;
         let back = to_level.inverse();
-        Ok(more.iter().map(|d| turned_back(d, &back)).collect())
+        Ok(surer(found, read, t, |d| turned_back(d, &back)))
     }
 }
 
