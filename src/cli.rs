@@ -689,7 +689,7 @@ fn report_live_summary(
 }
 
 fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {
-    use suanfan::scan::{scan_file, to_json, to_text_in};
+    use suanfan::scan::{decode_ahead, scan_photo, to_json, to_text_in};
     use suanfan::vision::{Recognizer, VisionConfig};
     let rules = a.when.rules.rule_set();
     let given = a.when.given();
@@ -707,6 +707,9 @@ fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {
             "no images found (give JPEG or PNG files, or folders holding them)".to_string(),
         ));
     }
+    let several = files.len() > 1;
+    // The photos decode on their own thread while the models load and read.
+    let photos = decode_ahead(files);
     let mut rec = Recognizer::new(cfg).map_err(|e| CliError::Setup(e.to_string()))?;
     let fonts = a
         .annotate
@@ -714,11 +717,12 @@ fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {
         .map(|_| suanfan::annotate::Fonts::load());
     let mut out = io::stdout().lock();
     let mut failed = 0;
-    for f in &files {
-        match scan_file(&mut rec, f, &given, &rules) {
+    for (path, photo, ms_decode) in photos {
+        let f = &path;
+        match photo.and_then(|p| scan_photo(&mut rec, f, p, ms_decode, &given, &rules)) {
             Ok((o, photo)) => {
                 if let (Some(target), Some(fonts)) = (&a.annotate, &fonts) {
-                    let target = if files.len() == 1 {
+                    let target = if !several {
                         target.clone()
                     } else {
                         let stem = target
