@@ -717,9 +717,8 @@ fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {
         .map(|_| suanfan::annotate::Fonts::load());
     let mut out = io::stdout().lock();
     let mut failed = 0;
-    for (path, photo, ms_decode) in photos {
-        let f = &path;
-        match photo.and_then(|p| scan_photo(&mut rec, f, p, ms_decode, &given, &rules)) {
+    for (f, photo, ms_decode) in photos {
+        match photo.and_then(|p| scan_photo(&mut rec, &f, p, ms_decode, &given, &rules)) {
             Ok((o, photo)) => {
                 if let (Some(target), Some(fonts)) = (&a.annotate, &fonts) {
                     let target = if !several {
