@@ -121,8 +121,10 @@ const CLOSER_BELOW: f32 = 35.0;
 /// video frame's 1280 pixels: `live` keeps its speed (1280×720: 27 ms rather than 41 on 2
 /// cores, `cargo bench --bench scan`) ...
 const CLOSER_FROM: u32 = 1300;
-/// ... and at least this many tiles found by the fine look.
+/// ... and at least this many tiles found by the fine look. It looks this many of the typical
+/// tile's long side round the tiles found (`closer_window`).
 const CLOSER_AMONG: usize = 3;
+const CLOSER_REACH: f32 = 3.0;
 /// The closer look: twice the fine look's size, for tiles up to half the fine look's largest.
 const CLOSER_LOOK: Look = Look {
     long_side: 2 * LONG_SIDE,
@@ -314,9 +316,10 @@ fn output(
 struct Letterbox {
     /// Finder pixels per source pixel.
     s: f32,
-    /// Padding on the left and on the top, in finder pixels.
-    px: u32,
-    py: u32,
+    /// Where the photo's left and top edges lie in the finder's input, in finder pixels: the
+    /// padding, or less than 0 when the input is a window of the look (`Recognizer::closer_look`).
+    px: f32,
+    py: f32,
     /// The finder's grid.
     grid_w: usize,
     grid_h: usize,
@@ -340,6 +343,19 @@ fn look_size((w, h): (u32, u32), look: Look) -> (u32, u32) {
         ((w as f32 * s).round() as u32).clamp(1, long_side),
         ((h as f32 * s).round() as u32).clamp(1, long_side),
     )
+}
+
+/// The finder's input for one look at a photo of `size` source pixels: the photo's size there,
+/// the input's (grown by the look's margin and padded to multiples of ALIGN), and where the
+/// photo lies in it (centred).
+fn look_input(size: (u32, u32), look: Look) -> ((u32, u32), (u32, u32), (u32, u32)) {
+    let (nw, nh) = look_size(size, look);
+    let margin = |n: u32| (n as f32 / look.fill).round() as u32;
+    let (iw, ih) = (
+        margin(nw).div_ceil(ALIGN) * ALIGN,
+        margin(nh).div_ceil(ALIGN) * ALIGN,
+    );
+    ((nw, nh), (iw, ih), ((iw - nw) / 2, (ih - nh) / 2))
 }
 
 /// A tile the finder saw, before its face is read.
@@ -403,8 +419,8 @@ impl FinderMaps {
         // Back to source pixels.
         let to_src = |x: f32, y: f32| {
             [
-                ((x - lb.px as f32) / lb.s).clamp(0.0, w),
-                ((y - lb.py as f32) / lb.s).clamp(0.0, h),
+                ((x - lb.px) / lb.s).clamp(0.0, w),
+                ((y - lb.py) / lb.s).clamp(0.0, h),
             ]
         };
         let a = to_src(cx - bw / 2.0, cy - bh / 2.0);
@@ -651,9 +667,26 @@ impl Recognizer {
         if !wants_closer_look(fine, long) {
             return Ok(Vec::new());
         }
-        let (nw, nh) = look_size((w, h), CLOSER_LOOK);
+        let ((nw, nh), full, (px, py)) = look_input((w, h), CLOSER_LOOK);
         let pixels = self.scaler.scaled(img, nw, nh);
-        let mut more = self.look((w, h), &pixels, CLOSER_LOOK, COARSE_MIN_SCORE)?;
+        let s = look_scale((w, h), CLOSER_LOOK);
+        // The part of the whole look's input round the tiles found, cut on its grid: the
+        // finder sees there what it sees in the whole input.
+        let [x0, y0, x1, y1] = closer_window(fine, s, (px, py), full);
+        self.fill_input(
+            (x1 - x0, y1 - y0),
+            &pixels,
+            (x0.saturating_sub(px), y0.saturating_sub(py)),
+            (px.saturating_sub(x0), py.saturating_sub(y0)),
+        );
+        let lb = Letterbox {
+            s,
+            px: px as f32 - x0 as f32,
+            py: py as f32 - y0 as f32,
+            grid_w: (x1 - x0) as usize / 4,
+            grid_h: (y1 - y0) as usize / 4,
+        };
+        let mut more = self.find_in_input((w, h), &lb, COARSE_MIN_SCORE)?;
         more.retain(|c| {
             !c.det.face_down
                 && side(&c.bounds) <= CLOSER_LOOK.to * long
@@ -711,6 +744,17 @@ impl Recognizer {
         min_score: f32,
     ) -> Result<Vec<Candidate>, VisionError> {
         let lb = self.letterbox(size, pixels, look);
+        self.find_in_input(size, &lb, min_score)
+    }
+
+    /// The tiles the finder sees in its input as `lb` laid the photo of `size` source pixels
+    /// into it, in source pixels.
+    fn find_in_input(
+        &mut self,
+        size: (u32, u32),
+        lb: &Letterbox,
+        min_score: f32,
+    ) -> Result<Vec<Candidate>, VisionError> {
         let outputs = self
             .finder
             .run(ort::inputs![
@@ -732,11 +776,11 @@ impl Recognizer {
             orient,
             rbox,
         };
-        maps.check(&lb)?;
+        maps.check(lb)?;
         let size = (size.0 as f32, size.1 as f32);
         Ok(peaks(&maps.heat, min_score)
             .into_iter()
-            .filter_map(|(ch, gy, gx, v)| maps.candidate(&lb, size, (gy, gx), ch == 1, v))
+            .filter_map(|(ch, gy, gx, v)| maps.candidate(lb, size, (gy, gx), ch == 1, v))
             .collect())
     }
 
@@ -744,44 +788,55 @@ impl Recognizer {
     /// the finder's input for one look, centred and padded grey to multiples of ALIGN.
     fn letterbox(&mut self, size: (u32, u32), pixels: &RgbImage, look: Look) -> Letterbox {
         let s = look_scale(size, look);
-        let (nw, nh) = look_size(size, look);
-        let margin = |n: u32| (n as f32 / look.fill).round() as u32;
-        let (iw, ih) = (
-            margin(nw).div_ceil(ALIGN) * ALIGN,
-            margin(nh).div_ceil(ALIGN) * ALIGN,
-        );
+        let ((nw, nh), (iw, ih), (px, py)) = look_input(size, look);
+        let scaled;
+        let small = if pixels.dimensions() == (nw, nh) {
+            pixels
+        } else {
+            scaled = self.scaler.scaled(pixels, nw, nh);
+            &scaled
+        };
+        self.fill_input((iw, ih), small, (0, 0), (px, py));
+        Letterbox {
+            s,
+            px: px as f32,
+            py: py as f32,
+            grid_w: iw as usize / 4,
+            grid_h: ih as usize / 4,
+        }
+    }
+
+    /// The finder's input made `iw`×`ih` grey, with the part of `small` from `from` on laid
+    /// into it at `at` (as much of it as fits).
+    fn fill_input(
+        &mut self,
+        (iw, ih): (u32, u32),
+        small: &RgbImage,
+        from: (u32, u32),
+        at: (u32, u32),
+    ) {
         let shape = [1, 3, ih as usize, iw as usize];
         if self.input.shape() != shape {
             self.input = Array4::zeros(shape);
         }
-        let (px, py) = ((iw - nw) / 2, (ih - nh) / 2);
         self.input.fill(114.0);
         let plane = (iw * ih) as usize;
         let input = self
             .input
             .as_slice_mut()
             .unwrap_or_else(|| unreachable!("a new array is contiguous"));
-        let mut put = |small: &RgbImage| {
-            for (y, row) in small.rows().enumerate() {
-                let at = (y + py as usize) * iw as usize + px as usize;
-                for (x, p) in row.enumerate() {
-                    for c in 0..3 {
-                        input[c * plane + at + x] = f32::from(p[c]);
-                    }
+        let (w, h) = small.dimensions();
+        let cols = (w.saturating_sub(from.0)).min(iw - at.0) as usize;
+        let rows = (h.saturating_sub(from.1)).min(ih - at.1);
+        let raw = small.as_raw();
+        for y in 0..rows {
+            let src = (((from.1 + y) * w + from.0) * 3) as usize;
+            let at = ((y + at.1) * iw + at.0) as usize;
+            for (x, p) in raw[src..src + 3 * cols].chunks_exact(3).enumerate() {
+                for c in 0..3 {
+                    input[c * plane + at + x] = f32::from(p[c]);
                 }
             }
-        };
-        if pixels.dimensions() == (nw, nh) {
-            put(pixels);
-        } else {
-            put(&self.scaler.scaled(pixels, nw, nh));
-        }
-        Letterbox {
-            s,
-            px,
-            py,
-            grid_w: iw as usize / 4,
-            grid_h: ih as usize / 4,
         }
     }
 
@@ -1226,6 +1281,40 @@ fn wants_closer_look(fine: &[Candidate], long: f32) -> bool {
         && typical * LONG_SIDE as f32 / long < CLOSER_BELOW
 }
 
+/// The part of the closer look's input it looks at: the bounds of the tiles the fine look
+/// found, grown on every side by CLOSER_REACH of the typical one's long side, scaled by `s`
+/// into the input of `size` where the photo lies at `at`, and cut on the input's grid of
+/// ALIGN. The tiles it is for lie beside those found (a row's end tile, a meld in front of a
+/// row); the rest of the photo costs the finder's time alone.
+fn closer_window(fine: &[Candidate], s: f32, at: (u32, u32), size: (u32, u32)) -> [u32; 4] {
+    let mut sides: Vec<f32> = fine.iter().map(|c| side(&c.bounds)).collect();
+    sides.sort_by(f32::total_cmp);
+    let reach = sides
+        .get(sides.len() / 2)
+        .map_or(f32::INFINITY, |t| t * CLOSER_REACH);
+    let mut b = [
+        f32::INFINITY,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NEG_INFINITY,
+    ];
+    for c in fine {
+        for k in 0..2 {
+            b[k] = b[k].min(c.bounds[k]);
+            b[k + 2] = b[k + 2].max(c.bounds[k + 2]);
+        }
+    }
+    let input = |v: f32, at: u32, max: u32| (v * s + at as f32).clamp(0.0, max as f32);
+    let start = |v: f32, at: u32, max: u32| (input(v, at, max) as u32) / ALIGN * ALIGN;
+    let end = |v: f32, at: u32, max: u32| (input(v, at, max).ceil() as u32).div_ceil(ALIGN) * ALIGN;
+    [
+        start(b[0] - reach, at.0, size.0),
+        start(b[1] - reach, at.1, size.1),
+        end(b[2] + reach, at.0, size.0).min(size.0),
+        end(b[3] + reach, at.1, size.1).min(size.1),
+    ]
+}
+
 /// The long side of a box.
 fn side(b: &[f32; 4]) -> f32 {
     (b[2] - b[0]).max(b[3] - b[1])
@@ -1586,6 +1675,27 @@ mod tests {
         let small = side_by_side(5, [10.0, 10.0], 30.0, [25.0, 33.0]);
         assert!(!wants_closer_look(&small, 1280.0));
         assert!(wants_closer_look(&small, 1700.0));
+    }
+
+    #[test]
+    fn the_closer_look_looks_round_the_tiles_found() {
+        // Five tiles 120×160 from (200, 400) to (820, 560) in a 3000×2000 photo, looked at
+        // closer at a quarter (750×500, centred in an input of 768×512 at (9, 6)): three tile
+        // lengths (480 pixels) round them, cut on the input's grid of 32.
+        let row = side_by_side(5, [200.0, 400.0], 125.0, [120.0, 160.0]);
+        let window = closer_window(&row, 0.25, (9, 6), (768, 512));
+        // 1300 × 0.25 + 9 = 334 → 352; 1040 × 0.25 + 6 = 266 → 288.
+        assert_eq!(window, [0, 0, 352, 288]);
+        // A row in the middle: (1200, 900) − 480 → 189, 111 → 160, 96.
+        let mid = side_by_side(5, [1200.0, 900.0], 125.0, [120.0, 160.0]);
+        assert_eq!(
+            closer_window(&mid, 0.25, (9, 6), (768, 512)),
+            [160, 96, 608, 416]
+        );
+        // Reaching past the input's end stops there.
+        let right = side_by_side(5, [2300.0, 1700.0], 125.0, [120.0, 160.0]);
+        let [_, _, x1, y1] = closer_window(&right, 0.25, (9, 6), (768, 512));
+        assert_eq!((x1, y1), (768, 512));
     }
 
     #[test]
