@@ -4,6 +4,9 @@ session 40): on 2 cores the classifier reads 28 crops in about a third of the fl
 time and the finder's 832-pixel look takes half, but the quantized classifier lost photos the
 float one reads (a one-tile close-up, two rows on a backdrop; one calibration also reported
 2 tiles on a picture with none), and the quantized finder reported tiles on pictures with none.
+Models fine-tuned with the rounding first (`train_detector.py --qat`, `train_classifier.py
+--qat`, `qat.py`; session 41) quantize closer to their own float readings, but the fine-tuning
+itself lost other photos (models/README.md).
 
 - Weights use 7 bits (`--weights s7`, the default): with 8, CPUs without VNNI (AVX2 only:
   Haswell to Comet Lake, AMD Zen 2 and 3) saturate in ONNX Runtime's u8 x s8 kernel. Checked
@@ -19,8 +22,9 @@ float one reads (a one-tile close-up, two rows on a backdrop; one calibration al
   64) onto grey 114. Never on the held-out photos `eval_photos.py` reads.
 
     python tools/quantize.py [--photos 120] [--method minmax|entropy|percentile] [--weights s7|s8|u8] [--finder] [--out-dir DIR]
+        [--finder-model ONNX] [--classifier-models ONNX ...]
 
-It reads `models/<name>.onnx` and writes `<out-dir>/<name>.int8.onnx` (default
+It reads `models/<name>.onnx` (or the models named) and writes `<out-dir>/<name>.int8.onnx` (default
 `tools/.cache/quantized`); compare with `tools/eval_photos.py --classifier ...
 --soft-classifier ... [--finder ...]`. Runs on CPU in under a minute.
 """
@@ -134,8 +138,7 @@ def heads(path: Path) -> list[str]:
     return out
 
 
-def quantize(name: str, input_name: str, inputs: list[np.ndarray], args: argparse.Namespace) -> Path:
-    src = MODELS / f"{name}.onnx"
+def quantize(name: str, src: Path, input_name: str, inputs: list[np.ndarray], args: argparse.Namespace) -> Path:
     pre = args.out_dir / f"{name}.pre.onnx"
     out = args.out_dir / f"{name}.int8.onnx"
     quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
@@ -163,6 +166,8 @@ def main():
     ap.add_argument("--out-dir", type=Path, default=ROOT / ".cache" / "quantized")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--finder", action="store_true", help="the finder too")
+    ap.add_argument("--finder-model", type=Path, default=MODELS / "tile_finder.onnx", help="the finder to quantize")
+    ap.add_argument("--classifier-models", type=Path, nargs="*", default=[MODELS / f"{n}.onnx" for n in ("tile_classifier", "tile_classifier_soft")], help="the classifiers to quantize (none: only the finder)")
     ap.add_argument("--float-heads", action=argparse.BooleanOptionalAction, default=True)
     ap.add_argument("--weights", choices=["s8", "s7", "u8"], default="s7")
     args = ap.parse_args()
@@ -170,10 +175,11 @@ def main():
     rng = random.Random(args.seed)
     if args.finder:
         pictures = calibration_pictures(args.photos, rng)
-        quantize("tile_finder", "image", finder_inputs(pictures, rng), args)
-    crops = classifier_inputs(args.photos // 2, rng)
-    for name in ("tile_classifier", "tile_classifier_soft"):
-        quantize(name, "crops", crops, args)
+        quantize("tile_finder", args.finder_model, "image", finder_inputs(pictures, rng), args)
+    if args.classifier_models:
+        crops = classifier_inputs(args.photos // 2, rng)
+        for src in args.classifier_models:
+            quantize(src.stem, src, "crops", crops, args)
 
 
 if __name__ == "__main__":

@@ -89,6 +89,19 @@ if command -v cargo >/dev/null; then
     python train_classifier.py --init .cache/stage3_classifier.onnx --per-class 300 --real-repeats 15 --epochs 4 --rf-copies 3 --none-drawn 2500 --none-per-photo 16 --lr 1e-3 --pipeline-copies 4 --train-faces --margin-share 0.5 --blur-share 0.35 --blur-max 3.0 --noise-share 0.2 --seed 12 --out .cache/stage3_soft.onnx
     python train_classifier.py --backs-only --init .cache/stage3_soft.onnx --backs 12 --backs-drawn 2000 --per-class 60 --none-drawn 2500 --epochs 3000 --lr 0.02 --margin-share 0.5 --out ../models/tile_classifier_soft.onnx
 fi
+# Stage 5 (session 41): the shipped classifier is stage 4's trained once more with the rounding of
+# 8-bit quantization (tools/qat.py), kept near its own readings (--distill 0.9), then its
+# back output fitted again and the whole quantized to 8 bits (7-bit weights, the output layer
+# float): a third of the float classifier's time. Its rounds ran on an H100 (198 s for three,
+# tools/device_qat_classifier_rounds.sh; round D3 ships); about 25 minutes on 2 CPU cores.
+if command -v cargo >/dev/null; then
+    cp ../models/tile_classifier.onnx .cache/stage4_classifier.onnx
+    python train_classifier.py --init .cache/stage4_classifier.onnx --per-class 300 --real-repeats 15 --epochs 2 --rf-copies 3 --none-drawn 2500 --none-per-photo 16 --lr 1e-4 --pipeline-copies 4 --train-faces --margin-share 0.5 --qat --distill 0.9 --seed 53 --out .cache/stage5_qat.onnx
+    python train_classifier.py --backs-only --init .cache/stage5_qat.onnx --backs 12 --backs-drawn 2000 --per-class 60 --none-drawn 2500 --epochs 3000 --lr 0.02 --margin-share 0.5 --out .cache/tile_classifier.onnx
+    python quantize.py --classifier-models .cache/tile_classifier.onnx --out-dir .cache
+    cp .cache/tile_classifier.int8.onnx ../models/tile_classifier.onnx
+    cp .cache/tile_classifier.json ../models/tile_classifier.json
+fi
 python rf_labels.py check-backs
 python make_samples.py
 python eval.py

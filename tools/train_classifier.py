@@ -31,6 +31,7 @@ import torch.nn.functional as F
 from PIL import Image
 
 import faces
+import qat
 import realdata
 import synth
 
@@ -457,6 +458,7 @@ def main() -> None:
     ap.add_argument("--distill", type=float, default=0.0, help="with --init: weight of a second loss keeping the outputs near --init's own reading of the unspoiled crop (0: none)")
     ap.add_argument("--distill-temperature", type=float, default=2.0, help="softening of both outputs in that loss")
     ap.add_argument("--scan-answers", type=Path, help="a folder keeping suanfan's answers on the rf photos for --pipeline-copies: read when there, written when not (for a machine without the binary)")
+    ap.add_argument("--qat", action="store_true", help="train with the rounding of tools/quantize.py (tools/qat.py): for a classifier to quantize")
     ap.add_argument("--out", default=str(REPO / "models" / "tile_classifier.onnx"))
     args = ap.parse_args()
 
@@ -497,8 +499,11 @@ def main() -> None:
     if args.init:
         init_from_onnx(net, Path(args.init))
         print(f"started from {args.init}")
+    # The teacher of --distill reads as --init does: float, without --qat's rounding.
+    teacher = frozen_copy(net).to(device) if args.distill > 0 else None
+    if args.qat:
+        qat.prepare(net)
     net = net.to(device)
-    teacher = frozen_copy(net) if args.distill > 0 else None
     if args.distill > 0 and not args.init:
         raise SystemExit("--distill needs --init: the classifier whose readings are kept")
     print(f"parameters: {sum(p.numel() for p in net.parameters())}")
@@ -570,13 +575,14 @@ def main() -> None:
         "blur_max": args.blur_max,
         "noise_share": args.noise_share,
         "distill": args.distill,
+        "qat": args.qat,
     }
     export(net, classes, Path(args.out), meta, t0)
 
 
 def export(net: nn.Module, classes: list[str], out: Path, meta: dict, t0: float) -> None:
     """Writes the classifier as ONNX (uint8-range RGB in, probabilities out) and its card."""
-    net.eval().cpu()
+    net = qat.plain(net).eval().cpu()
     out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, synth.CROP_H, synth.CROP_W)
     torch.onnx.export(

@@ -23,7 +23,6 @@ models/README.md). A GPU is used when present; scenes are drawn on every CPU cor
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import math
 import random
@@ -36,6 +35,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import faces
+import qat
 import realdata
 import scenes
 import synth
@@ -334,7 +334,7 @@ def match(pred, gt, thr=0.5):
 
 def export(net, args, TP, P, G) -> Path:
     """Writes the ONNX model and its card data (args.out and .json beside it)."""
-    net = copy.deepcopy(net).eval().cpu()
+    net = qat.plain(net).eval().cpu()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
@@ -361,7 +361,7 @@ def export(net, args, TP, P, G) -> Path:
         "training": {
             "scenes": args.scenes, "real": args.real, "negative": args.negative, "closeup": args.closeup, "seat": args.seat, "seat_turned": args.seat_turned,
             "negative_backdrops": args.negative_backdrops, "picture_tables": args.picture_tables, "init": Path(args.init).name if args.init else None,
-            "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "width": args.width, "seed": args.seed,
+            "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "width": args.width, "seed": args.seed, "qat": args.qat,
         },
         "synthetic_val": {"precision": round(TP / max(P, 1), 4), "recall": round(TP / max(G, 1), 4)},
     }
@@ -392,6 +392,7 @@ def main():
     ap.add_argument("--noise-share", type=float, default=0.0, help="share of the real-photo scenes given sensor noise as a dim photo brightened shows it")
     ap.add_argument("--init", help="start from this finder (ONNX) instead of from scratch")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
+    ap.add_argument("--qat", action="store_true", help="train with the rounding of tools/quantize.py --finder (tools/qat.py): for a finder to quantize")
     ap.add_argument("--out", default=str(REPO / "models" / "tile_finder.onnx"))
     args = ap.parse_args()
     torch.manual_seed(args.seed)
@@ -417,6 +418,8 @@ def main():
     if args.init:
         init_from_onnx(net, Path(args.init))
         print(f"started from {args.init}")
+    if args.qat:
+        qat.prepare(net, concat_inputs=("up8", "up4"))
     net = net.to(device)
     print(f"parameters: {sum(p.numel() for p in net.parameters())}")
     bs = args.batch
