@@ -121,9 +121,10 @@ const CLOSER_BELOW: f32 = 35.0;
 /// video frame's 1280 pixels: `live` keeps its speed (1280×720: 27 ms rather than 41 on 2
 /// cores, `cargo bench --bench scan`) ...
 const CLOSER_FROM: u32 = 1300;
-/// ... and at least this many tiles found by the fine look. It looks this many of the typical
-/// tile's long side round the tiles found (`closer_window`).
+/// ... and at least this many tiles found by the fine look.
 const CLOSER_AMONG: usize = 3;
+/// The closer look reads this many of the typical tile's long side round the tiles the fine
+/// look found (`closer_window`).
 const CLOSER_REACH: f32 = 3.0;
 /// The closer look: twice the fine look's size, for tiles up to half the fine look's largest.
 const CLOSER_LOOK: Look = Look {
