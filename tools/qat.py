@@ -11,6 +11,7 @@ A batch norm's scale folded into the weights later keeps them on the same steps 
 are per output channel), so the folded model quantizes to the weights trained here.
 
 `plain(net)` is a copy without the rounding, its weights left on their steps, for export.
+`frozen_copy(net)`, taken before `prepare`, is the float teacher of the trainers' --distill.
 """
 
 from __future__ import annotations
@@ -106,3 +107,11 @@ def plain(net: nn.Module) -> nn.Module:
         if hasattr(mod, "act_steps"):
             del mod.act_steps
     return out
+
+
+def frozen_copy(net: nn.Module) -> nn.Module:
+    """The network as it starts, for --distill: evaluation mode, no gradients."""
+    teacher = copy.deepcopy(net).eval()
+    for p in teacher.parameters():
+        p.requires_grad_(False)
+    return teacher

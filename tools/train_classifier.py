@@ -351,16 +351,6 @@ def soften(xb: torch.Tensor, rng: np.random.Generator, blur_share: float, blur_m
     return xb
 
 
-def frozen_copy(net: nn.Module) -> nn.Module:
-    """The network as it starts, for --distill: evaluation mode, no gradients."""
-    import copy
-
-    teacher = copy.deepcopy(net).eval()
-    for p in teacher.parameters():
-        p.requires_grad_(False)
-    return teacher
-
-
 def kept_reading_loss(teacher: nn.Module, clean: torch.Tensor, out: torch.Tensor, temperature: float) -> torch.Tensor:
     """Distillation: how far the outputs on the (maybe spoiled) crops are from the starting
     classifier's reading of the same crops unspoiled (KL divergence of both softened by
@@ -500,7 +490,7 @@ def main() -> None:
         init_from_onnx(net, Path(args.init))
         print(f"started from {args.init}")
     # The teacher of --distill reads as --init does: float, without --qat's rounding.
-    teacher = frozen_copy(net).to(device) if args.distill > 0 else None
+    teacher = qat.frozen_copy(net).to(device) if args.distill > 0 else None
     if args.qat:
         qat.prepare(net)
     net = net.to(device)

@@ -291,6 +291,30 @@ def fit_loss(rbox, box):
     return (w - box[:, 0]).abs() + (h - box[:, 1]).abs()
 
 
+def kept_maps_loss(teacher: nn.Module, x: torch.Tensor, out: tuple, temperature: float) -> torch.Tensor:
+    """Distillation (--distill): how far the maps `out` of the scenes `x` are from the starting
+    finder's maps of the same scenes. The heat maps are held to the teacher's probabilities
+    everywhere (binary KL divergence, over as many cells as the teacher sees tiles in); the
+    box, turned box and orientation where the teacher sees a tile, weighted by how sure it is.
+    It keeps what the starting finder finds on sets it never saw (close-ups, photos with no
+    tile) while the rounding of --qat is learnt."""
+    with torch.no_grad():
+        th, tb, to, tr = teacher(x)
+        t_heat = torch.sigmoid(th)
+        w = t_heat.amax(1, keepdim=True)
+    ph, pb, po, pr = out
+    n = w.sum().clamp(min=1)
+    # Less the teacher's own entropy: a divergence, 0 where the maps agree.
+    entropy = F.binary_cross_entropy_with_logits(th, t_heat, reduction="sum")
+    l_heat = (F.binary_cross_entropy_with_logits(ph, t_heat, reduction="sum") - entropy) / n
+    l_box = (F.l1_loss(pb, tb, reduction="none") * w).sum() / n
+    l_turn = (F.l1_loss(pr, tr, reduction="none") * w).sum() / n
+    t_or = F.softmax(to / temperature, dim=1)
+    kl = (t_or * (torch.log(t_or.clamp(min=1e-8)) - F.log_softmax(po / temperature, dim=1))).sum(1, keepdim=True)
+    l_or = (kl * w).sum() / n * temperature**2
+    return l_heat + l_box + 0.5 * l_turn + 0.5 * l_or
+
+
 def decode(heat, box, orient, thresh=0.3):
     """Boxes from the maps of one image (numpy), for evaluation: list of (x0,y0,x1,y1,down,orient,score)."""
     out = []
@@ -361,7 +385,7 @@ def export(net, args, TP, P, G) -> Path:
         "training": {
             "scenes": args.scenes, "real": args.real, "negative": args.negative, "closeup": args.closeup, "seat": args.seat, "seat_turned": args.seat_turned,
             "negative_backdrops": args.negative_backdrops, "picture_tables": args.picture_tables, "init": Path(args.init).name if args.init else None,
-            "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "width": args.width, "seed": args.seed, "qat": args.qat,
+            "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "width": args.width, "seed": args.seed, "qat": args.qat, "distill": args.distill,
         },
         "synthetic_val": {"precision": round(TP / max(P, 1), 4), "recall": round(TP / max(G, 1), 4)},
     }
@@ -393,8 +417,12 @@ def main():
     ap.add_argument("--init", help="start from this finder (ONNX) instead of from scratch")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
     ap.add_argument("--qat", action="store_true", help="train with the rounding of tools/quantize.py --finder (tools/qat.py): for a finder to quantize")
+    ap.add_argument("--distill", type=float, default=0.0, help="with --init: weight of a second loss keeping the maps near --init's own maps of the same scenes (kept_maps_loss; 0: none)")
+    ap.add_argument("--distill-temperature", type=float, default=2.0, help="softening of the orientations in that loss")
     ap.add_argument("--out", default=str(REPO / "models" / "tile_finder.onnx"))
     args = ap.parse_args()
+    if args.distill > 0 and not args.init:
+        raise SystemExit("--distill needs --init: the finder whose maps are kept")
     torch.manual_seed(args.seed)
     realdata.CLOSEUP_SHARE = args.closeup
     realdata.BACKDROP_NEGATIVES = args.negative_backdrops
@@ -418,6 +446,8 @@ def main():
     if args.init:
         init_from_onnx(net, Path(args.init))
         print(f"started from {args.init}")
+    # The teacher of --distill finds as --init does: float, without --qat's rounding.
+    teacher = qat.frozen_copy(net).to(device) if args.distill > 0 else None
     if args.qat:
         qat.prepare(net, concat_inputs=("up8", "up4"))
     net = net.to(device)
@@ -443,7 +473,7 @@ def main():
             hm, bx, orr, rb, mk, rm, tr = (a[j] for a in TT)
             hm, bx, rb, mk, rm, orr = hm.float(), bx.float(), rb.float(), mk.float(), rm.float(), orr.long()
             tr = torch.stack([(tr & 1) > 0, (tr & 2) > 0], 1).float()
-            ph, pb, po, pr = net(x)
+            ph, pb, po, pr = out = net(x)
             l_heat = focal(ph, hm, tr)
             m = mk[:, None]
             n = mk.sum().clamp(min=1)
@@ -454,6 +484,8 @@ def main():
             l_turn = (F.l1_loss(pr, rb, reduction="none") * rm[:, None]).sum() / rm.sum().clamp(min=1)
             l_fit = (fit_loss(pr, bx) * mk).sum() / n
             loss = l_heat + l_size + l_off + 0.5 * l_or + 0.5 * l_turn + 0.5 * l_fit
+            if teacher is not None:
+                loss = (1 - args.distill) * loss + args.distill * kept_maps_loss(teacher, x, out, args.distill_temperature)
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -19,12 +19,9 @@
 
 use std::time::Instant;
 
-use ndarray::Array4;
-
 use super::edges::{short_side, touches_edge};
-use super::geometry::sample_face;
 use super::twice::share_inside;
-use super::{CROP_H, CROP_W, Recognizer, Timings, UNSURE, VisionError, max, without_marked};
+use super::{Recognizer, Timings, UNSURE, VisionError, cut_outlines, max, without_marked};
 use crate::detection::Detection;
 
 /// A face-up tile read under UNSURE is tried when its outline's short side is at least this
@@ -173,10 +170,8 @@ impl Recognizer {
         if grown.is_empty() {
             return Ok(None);
         }
-        let mut crops = Array4::<f32>::zeros((grown.len(), 3, CROP_H, CROP_W));
-        for (k, g) in grown.iter().enumerate() {
-            sample_face(img, &g.corners, &mut crops, k);
-        }
+        let outlines: Vec<&[[f32; 2]; 4]> = grown.iter().map(|g| &g.corners).collect();
+        let crops = cut_outlines(img, &outlines);
         let t0 = Instant::now();
         let first = self.classify(&crops)?;
         t.classifier += t0.elapsed().as_secs_f64() * 1e3;

@@ -2,7 +2,7 @@
 //! face out of the photo along its own axes.
 
 use image::RgbImage;
-use ndarray::Array4;
+use ndarray::ArrayViewMut3;
 
 use super::{CROP_H, CROP_W};
 use crate::detection::Orientation;
@@ -258,14 +258,9 @@ impl Rect {
 }
 
 /// Cuts the face whose corners are given (clockwise from its top left) out of the photo,
-/// upright, CROP_W×CROP_H, into `crops[k]`. Each crop pixel averages a grid of bilinear
+/// upright, into `crop` (3 × CROP_H × CROP_W). Each crop pixel averages a grid of bilinear
 /// samples as fine as the photo's pixels (up to 4×4), so that a big tile is shrunk smoothly.
-pub(super) fn sample_face(
-    img: &RgbImage,
-    corners: &[[f32; 2]; 4],
-    crops: &mut Array4<f32>,
-    k: usize,
-) {
+pub(super) fn sample_face(img: &RgbImage, corners: &[[f32; 2]; 4], mut crop: ArrayViewMut3<f32>) {
     let (w, h) = img.dimensions();
     if w == 0 || h == 0 {
         return;
@@ -304,7 +299,7 @@ pub(super) fn sample_face(
                 }
             }
             for (c, a) in acc.iter().enumerate() {
-                crops[[k, c, y, x]] = a * weight;
+                crop[[c, y, x]] = a * weight;
             }
         }
     }
@@ -333,6 +328,7 @@ pub(super) fn iou(a: &[f32; 4], b: &[f32; 4]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ndarray::{Array4, Axis};
 
     fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
         (a[0] - b[0]).hypot(a[1] - b[1])
@@ -389,8 +385,16 @@ mod tests {
         };
         let img = turned_face(&r);
         let mut crops = Array4::<f32>::zeros((2, 3, CROP_H, CROP_W));
-        sample_face(&img, &r.corners(Orientation::Up), &mut crops, 0);
-        sample_face(&img, &r.corners(Orientation::Down), &mut crops, 1);
+        sample_face(
+            &img,
+            &r.corners(Orientation::Up),
+            crops.index_axis_mut(Axis(0), 0),
+        );
+        sample_face(
+            &img,
+            &r.corners(Orientation::Down),
+            crops.index_axis_mut(Axis(0), 1),
+        );
         // Away from the edges and the middle line, every pixel is the face's colour.
         for y in (4..CROP_H / 2 - 4).chain(CROP_H / 2 + 4..CROP_H - 4) {
             for x in 4..CROP_W - 4 {
@@ -425,7 +429,11 @@ mod tests {
         };
         let img = RgbImage::from_pixel(240, 200, image::Rgb([10, 200, 10]));
         let mut crops = Array4::<f32>::zeros((1, 3, CROP_H, CROP_W));
-        sample_face(&img, &r.corners(Orientation::Left), &mut crops, 0);
+        sample_face(
+            &img,
+            &r.corners(Orientation::Left),
+            crops.index_axis_mut(Axis(0), 0),
+        );
         assert!(crops.iter().all(|v| (0.0..=255.0).contains(v)));
         assert!((crops[[0, 1, 10, 10]] - 200.0).abs() < 1e-3);
     }
