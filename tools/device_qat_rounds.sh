@@ -2,7 +2,8 @@
 # Four quantization-aware finder rounds (train_detector.py --qat, tools/qat.py; session 41) from
 # the shipped finder on stage 2d's recipe, side by side on one GPU; models tarred into $OUT.
 # Run from the repository root on the device (the `device` tool), with the copy of the training
-# data in .gpu/ (tools/README.md, "The GPU runs"); every round also runs on CPU, slowly.
+# data in .gpu/ (tools/README.md, "The GPU runs"); every round also runs on CPU, slowly. $EXTRA adds
+# flags to every round (the next try, session 42: EXTRA="--distill 0.97", train_detector.py).
 set -u
 export SUANFAN_SHARED_DATA=$PWD/.gpu/data SUANFAN_BACKDROPS=$PWD/.gpu/backdrops PYTHONUNBUFFERED=1
 nvidia-smi -L; nproc; python3 -c "import torch, onnx; print(torch.__version__, onnx.__version__, torch.cuda.is_available())"
