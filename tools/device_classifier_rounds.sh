@@ -8,17 +8,13 @@ export SUANFAN_SHARED_DATA=$PWD/.gpu/data SUANFAN_BACKDROPS=$PWD/.gpu/backdrops 
 nvidia-smi -L; python3 -c "import torch; print(torch.__version__, torch.cuda.is_available())"
 cd tools
 common="--init ../models/tile_classifier.onnx --per-class 300 --real-repeats 15 --epochs 4 --rf-copies 3 --none-drawn 2500 --none-per-photo 16 --lr 1e-3 --pipeline-copies 4 --train-faces --margin-share 0.5 --scan-answers ../.gpu/answers --bin /nonexistent --workers 3 --threads 2"
-run() { name=$1; shift; mkdir -p /tmp/c/$name; python3 train_classifier.py $common "$@" --out /tmp/c/$name/cls_m3.onnx > /tmp/c/$name.log 2>&1; echo "$name done rc=$? at $SECONDS s"; }
-pack() { tar cf $OUT/c.tmp -C /tmp c && mv $OUT/c.tmp $OUT/c.tar; }
+ROUNDS=c TRAINER=train_classifier.py MODEL=cls_m3.onnx
+. ./device_rounds.sh
 mkdir -p /tmp/c
 run C1 --blur-share 0.25 --blur-max 2.5 --noise-share 0.1 --seed 11 & pids=($!)
 run C2 --blur-share 0.35 --blur-max 3.0 --noise-share 0.2 --seed 12 & pids+=($!)
 run C3 --blur-share 0.5 --blur-max 3.5 --noise-share 0.3 --seed 13 & pids+=($!)
 run C4 --seed 14 & pids+=($!)
 run C5 --blur-share 0.35 --blur-max 2.0 --noise-share 0.2 --seed 15 & pids+=($!)
-( while sleep 20; do pack; echo "t=$SECONDS: $(grep -h '^epoch' /tmp/c/*.log | wc -l) epochs done"; done ) &
-watcher=$!
-wait "${pids[@]}"
-kill $watcher
-pack
+watch_rounds 20
 grep -h "epoch 4\|Error\|error" /tmp/c/*.log | cut -c1-200

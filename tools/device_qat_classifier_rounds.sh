@@ -9,15 +9,11 @@ export SUANFAN_SHARED_DATA=$PWD/.gpu/data PYTHONUNBUFFERED=1
 nvidia-smi -L
 cd tools
 common="--init ../models/tile_classifier.onnx --per-class 300 --real-repeats 15 --epochs 2 --rf-copies 3 --none-drawn 2500 --none-per-photo 16 --pipeline-copies 4 --train-faces --margin-share 0.5 --qat --scan-answers ../.gpu/answers --bin /nonexistent --workers 4 --threads 2"
-run() { name=$1; shift; mkdir -p /tmp/d/$name; python3 train_classifier.py $common "$@" --out /tmp/d/$name/cls.onnx > /tmp/d/$name.log 2>&1; echo "$name done rc=$? at $SECONDS s"; }
-pack() { tar cf "$OUT/d.tmp" -C /tmp d && mv "$OUT/d.tmp" "$OUT/d.tar"; }
+ROUNDS=d TRAINER=train_classifier.py MODEL=cls.onnx
+. ./device_rounds.sh
 mkdir -p /tmp/d
 run D1 --distill 0.8 --lr 3e-4 --seed 51 & pids=($!)
 run D2 --distill 0.95 --lr 3e-4 --seed 52 & pids+=($!)
 run D3 --distill 0.9 --lr 1e-4 --seed 53 & pids+=($!)
-( while sleep 20; do pack; echo "t=$SECONDS: $(grep -h '^epoch' /tmp/d/*.log | wc -l) epochs done"; done ) &
-watcher=$!
-wait "${pids[@]}"
-kill $watcher
-pack
+watch_rounds 20
 grep -h "^epoch\|Error" /tmp/d/*.log | cut -c1-220

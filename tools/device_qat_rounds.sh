@@ -9,16 +9,12 @@ export SUANFAN_SHARED_DATA=$PWD/.gpu/data SUANFAN_BACKDROPS=$PWD/.gpu/backdrops 
 nvidia-smi -L; nproc; python3 -c "import torch, onnx; print(torch.__version__, onnx.__version__, torch.cuda.is_available())"
 cd tools
 common="--init ../models/tile_finder.onnx --scenes ${SCENES:-12000} --batch 16 --real 0.55 --negative 0.1 --closeup 0.25 --seat 0.3 --picture-tables 0.4 --workers 4 --threads 2 --export-each-epoch --qat ${EXTRA:-}"
-run() { name=$1; shift; mkdir -p /tmp/q/$name; python3 train_detector.py $common "$@" --out /tmp/q/$name/tile_finder.onnx > /tmp/q/$name.log 2>&1; echo "$name done rc=$? at $SECONDS s"; }
-pack() { tar cf "$OUT/q.tmp" -C /tmp q && mv "$OUT/q.tmp" "$OUT/q.tar"; }
+ROUNDS=q TRAINER=train_detector.py MODEL=tile_finder.onnx
+. ./device_rounds.sh
 mkdir -p /tmp/q
 run Q1 --lr 1e-4 --epochs 3 --seed 81 & pids=($!)
 run Q2 --lr 3e-4 --epochs 3 --seed 82 & pids+=($!)
 run Q3 --lr 1e-4 --epochs 4 --seed 83 & pids+=($!)
 run Q4 --lr 5e-5 --epochs 3 --seed 84 & pids+=($!)
-( while sleep 30; do pack; echo "t=$SECONDS: $(grep -h '^epoch' /tmp/q/*.log | wc -l) epochs done"; done ) &
-watcher=$!
-wait "${pids[@]}"
-kill $watcher
-pack
+watch_rounds 30
 tail -n 3 /tmp/q/*.log
