@@ -71,15 +71,40 @@ def letterboxed(img: Image.Image, long_side: int) -> np.ndarray:
     return out
 
 
-def calibration_pictures(n: int, rng: random.Random) -> list[Image.Image]:
+def calibration_pictures(n: int, n_scenes: int, rng: random.Random) -> list[Image.Image]:
     """Photos trained on: rf photos (the validation part trained on, then the exporter's train
-    part) and backdrops trained on (no tile)."""
+    part) and backdrops trained on (no tile); with `n_scenes`, drawn scenes as well."""
     photos = realdata.rf_photos("valid-train") + rng.sample(realdata.rf_photos("train"), n)
     rng.shuffle(photos)
     pictures = [Image.open(p["path"]).convert("RGB") for p in photos[:n]]
     for path in realdata.backdrops("train")[: max(4, n // 10)]:
         pictures.append(realdata.random_piece(realdata.load_backdrop(path), rng))
-    return pictures
+    return pictures + drawn_scenes(n_scenes, rng)
+
+
+def drawn_scenes(n: int, rng: random.Random) -> list[Image.Image]:
+    """Scenes drawn as the finder trains on them (scenes.make_scene, with the real crops of the
+    camerash-dev sets it trains on), half of them from the seat (standing tiles seen from the
+    front, which rf photos rarely show), a third turned up to 20 degrees."""
+    if n == 0:
+        return []
+    import faces
+    import scenes
+
+    bank = faces.load_bank()
+    if not any(bank.values()):
+        faces.build()
+        bank = faces.load_bank()
+    real = scenes.real_banks(scenes.SCENE_PHOTOS)
+    out = []
+    for k in range(n):
+        scenes.SEAT_SHARE = 1.0 if k % 2 else 0.0
+        img, _ = scenes.make_scene(rng.randrange(1 << 30), 640, bank, real)
+        if k % 3 == 0:
+            img, _ = scenes.turned(img, [], rng.uniform(-20, 20))
+        out.append(img)
+    scenes.SEAT_SHARE = 0.0
+    return out
 
 
 def finder_inputs(pictures: list[Image.Image], rng: random.Random) -> list[np.ndarray]:
@@ -138,6 +163,15 @@ def heads(path: Path) -> list[str]:
     return out
 
 
+def kept_float(path: Path, args: argparse.Namespace) -> list[str]:
+    """The nodes left float: the heads (`--float-heads`) and every node whose name holds one of
+    `--keep-float`'s strings (the finder ships with `head.`: its last 3x3 convolution float)."""
+    names = [n.name for n in onnx.load(str(path)).graph.node]
+    kept = heads(path) if args.float_heads else []
+    kept += [n for n in names if n not in kept and any(k in n for k in args.keep_float)]
+    return kept
+
+
 def quantize(name: str, src: Path, input_name: str, inputs: list[np.ndarray], args: argparse.Namespace) -> Path:
     pre = args.out_dir / f"{name}.pre.onnx"
     out = args.out_dir / f"{name}.int8.onnx"
@@ -151,7 +185,7 @@ def quantize(name: str, src: Path, input_name: str, inputs: list[np.ndarray], ar
         activation_type=QuantType.QUInt8,
         weight_type=QuantType.QUInt8 if args.weights == "u8" else QuantType.QInt8,
         reduce_range=args.weights == "s7",
-        nodes_to_exclude=heads(pre) if args.float_heads else [],
+        nodes_to_exclude=kept_float(pre, args),
         calibrate_method=METHODS[args.method],
     )
     pre.unlink()
@@ -169,12 +203,14 @@ def main():
     ap.add_argument("--finder-model", type=Path, default=MODELS / "tile_finder.onnx", help="the finder to quantize")
     ap.add_argument("--classifier-models", type=Path, nargs="*", default=[MODELS / f"{n}.onnx" for n in ("tile_classifier", "tile_classifier_soft")], help="the classifiers to quantize (none: only the finder)")
     ap.add_argument("--float-heads", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--scenes", type=int, default=0, help="with --finder: calibrate on this many drawn scenes too")
+    ap.add_argument("--keep-float", nargs="*", default=[], help="leave float the nodes whose names hold these strings (mixed precision)")
     ap.add_argument("--weights", choices=["s8", "s7", "u8"], default="s7")
     args = ap.parse_args()
     args.out_dir.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
     if args.finder:
-        pictures = calibration_pictures(args.photos, rng)
+        pictures = calibration_pictures(args.photos, args.scenes, rng)
         quantize("tile_finder", args.finder_model, "image", finder_inputs(pictures, rng), args)
     if args.classifier_models:
         crops = classifier_inputs(args.photos // 2, rng)

@@ -365,12 +365,11 @@ def init_from_onnx(net: nn.Module, path: Path) -> None:
     """Starts from a shipped classifier (its convolutions as train_detector.init_from_onnx
     loads them); the output layer keeps the classes both have, a new class starts at zero."""
     import onnx
-    from onnx import numpy_helper
 
     import train_detector
 
     train_detector.init_from_onnx(net, path)
-    init = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+    init = train_detector.float_weights(onnx.load(str(path)).graph)
     w, b = init["net.head.1.weight"], init["net.head.1.bias"]
     lin = net.head[1]
     rows = min(len(w), lin.weight.shape[0])  # a classifier with the back class starts one without

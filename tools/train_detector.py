@@ -220,16 +220,46 @@ def build(n: int, seed: int, workers: int = 0, real: float = 0.0, negative: floa
     return tuple(np.stack(a) for a in zip(*out))
 
 
+def float_weights(graph) -> dict[str, np.ndarray]:
+    """The graph's initializers as arrays, and the outputs of its DequantizeLinear nodes that
+    read only initializers (the weights and biases of an 8-bit model, `quantize.py`) as the
+    float values they stand for: the shipped 8-bit models start a training as float ones do."""
+    from onnx import numpy_helper
+
+    init = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    for node in graph.node:
+        if node.op_type != "DequantizeLinear" or not all(i in init for i in node.input):
+            continue
+        q = init[node.input[0]].astype(np.float32)
+        scale = init[node.input[1]].astype(np.float32)
+        zero = init[node.input[2]].astype(np.float32) if len(node.input) > 2 else np.zeros_like(scale)
+        if scale.ndim == 1 and q.ndim > 1:  # per output channel (axis 0, as quantize.py writes it)
+            shape = (-1,) + (1,) * (q.ndim - 1)
+            scale, zero = scale.reshape(shape), zero.reshape(shape)
+        init[node.output[0]] = (q - zero) * scale
+    return init
+
+
+def in_module_order(net: nn.Module, convs: list) -> list:
+    """The graph's convolutions in the order of `net`'s own, by the module path in each node's
+    name (`/net/s4/s4.0/s4.0.0/Conv` is `s4.0.0`); as they stand where a name has none. An 8-bit
+    model's graph lists them in another order (its float heads apart)."""
+    order = {name: k for k, (name, mod) in enumerate(net.named_modules()) if isinstance(mod, nn.Conv2d)}
+    paths = [n.name.split("/")[-2] if n.name.count("/") >= 2 else "" for n in convs]
+    if sorted(order.get(p, -1) for p in paths) != sorted(order.values()):
+        return convs
+    return [n for _, n in sorted(zip(paths, convs), key=lambda pn: order[pn[0]])]
+
+
 def init_from_onnx(net: nn.Module, path: Path) -> None:
     """Starts from a shipped finder: its ONNX graph has each convolution with the batch norm
     folded in, in the order of `net`'s own convolutions. Each folded weight goes to the
     convolution, its bias to the batch norm after it (made an identity otherwise)."""
     import onnx
-    from onnx import numpy_helper
 
     m = onnx.load(str(path))
-    init = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
-    convs = [n for n in m.graph.node if n.op_type == "Conv"]
+    init = float_weights(m.graph)
+    convs = in_module_order(net, [n for n in m.graph.node if n.op_type == "Conv"])
     mods = [mod for mod in net.modules() if isinstance(mod, nn.Conv2d)]
     if len(convs) != len(mods):
         raise SystemExit(f"{path}: {len(convs)} convolutions, the network has {len(mods)}")
