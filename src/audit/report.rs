@@ -395,9 +395,13 @@ fn seen_html(h: &mut String, m: &super::recording::Moment, fonts: &crate::annota
     h.push_str(&frame_html(m, fonts));
     let _ = write!(
         h,
-        "<div class=\"seen\">read in {} · {} frames fused · least sure tile {:.0}% (tiles read less than {:.0}% sure are outlined in red)</div>",
+        "<div class=\"seen\">read in {} · {} · least sure tile {:.0}% (tiles read less than {:.0}% sure are outlined in red)</div>",
         esc(&m.place()),
-        m.frames,
+        if m.frames == 1 {
+            "1 frame".to_string()
+        } else {
+            format!("{} frames fused", m.frames)
+        },
         f64::from(m.confidence) * 100.0,
         f64::from(crate::scan::UNSURE_BELOW) * 100.0
     );
