@@ -417,5 +417,14 @@ def load_bank() -> dict[str, list[Image.Image]]:
     return bank
 
 
+def rendered_bank() -> dict[str, list[Image.Image]]:
+    """Every rendered face, by class; rendered first (`build`) when there is none."""
+    bank = load_bank()
+    if not any(bank.values()):
+        build()
+        bank = load_bank()
+    return bank
+
+
 if __name__ == "__main__":
     build()

@@ -42,10 +42,7 @@ def classes(s: str) -> list[int]:
 
 
 def main():
-    bank_all = faces.load_bank()
-    if not any(bank_all.values()):
-        faces.build()
-        bank_all = faces.load_bank()
+    faces.rendered_bank()  # the faces rendered first when there are none
     # Only redistributable faces: the public-domain unicode-color artwork.
     bank = {c: [] for c in faces.CLASSES}
     for style in sorted(faces.CACHE.iterdir()):

@@ -91,10 +91,7 @@ def drawn_scenes(n: int, rng: random.Random) -> list[Image.Image]:
     import faces
     import scenes
 
-    bank = faces.load_bank()
-    if not any(bank.values()):
-        faces.build()
-        bank = faces.load_bank()
+    bank = faces.rendered_bank()
     real = scenes.real_banks(scenes.SCENE_PHOTOS)
     out = []
     for k in range(n):

@@ -125,10 +125,7 @@ def _real_augmented(job: tuple[str, int, int]) -> list[np.ndarray]:
 def load_bank() -> None:
     """The face bank for the workers (`_BANK`), rendered first when there is none."""
     global _BANK
-    bank = faces.load_bank()
-    if not any(bank.values()):
-        faces.build()
-        bank = faces.load_bank()
+    bank = faces.rendered_bank()
     for cls in faces.CLASSES:
         if not bank[cls]:
             raise SystemExit(f"no face rendered for {cls}: run tools/faces.py")

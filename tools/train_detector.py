@@ -195,10 +195,7 @@ _MIX = (0, 0)
 
 def build(n: int, seed: int, workers: int = 0, real: float = 0.0, negative: float = 0.0):
     global _BANK, _REAL, _PHOTOS, _MIX
-    bank = faces.load_bank()
-    if not any(bank.values()):
-        faces.build()
-        bank = faces.load_bank()
+    bank = faces.rendered_bank()
     # About a third of the drawn scenes are laid with real tile crops (scenes.SCENE_PHOTOS).
     crops = scenes.real_banks(scenes.SCENE_PHOTOS)
     if not crops:
