@@ -260,13 +260,13 @@ impl Rect {
 /// Cuts the face whose corners are given (clockwise from its top left) out of the photo,
 /// upright, into `crop` (3 × CROP_H × CROP_W). Each crop pixel averages a grid of bilinear
 /// samples as fine as the photo's pixels (up to 4×4), so that a big tile is shrunk smoothly.
+/// The sample points' column terms are worked out once per crop and each row's once per row
+/// (same sums in the same order, so the same values as working each out afresh).
 pub(super) fn sample_face(img: &RgbImage, corners: &[[f32; 2]; 4], mut crop: ArrayViewMut3<f32>) {
     let (w, h) = img.dimensions();
     if w == 0 || h == 0 {
         return;
     }
-    let raw = img.as_raw();
-    let stride = w as usize * 3;
     let o = corners[0];
     let right = [corners[1][0] - o[0], corners[1][1] - o[1]];
     let down = [corners[3][0] - o[0], corners[3][1] - o[1]];
@@ -274,34 +274,55 @@ pub(super) fn sample_face(img: &RgbImage, corners: &[[f32; 2]; 4], mut crop: Arr
         (right[0].hypot(right[1]) / CROP_W as f32).max(down[0].hypot(down[1]) / CROP_H as f32);
     let n = ((step / 2.0).ceil() as usize).clamp(1, 4);
     let weight = 1.0 / (n * n) as f32;
-    let (xmax, ymax) = (w as f32 - 1.0, h as f32 - 1.0);
+    // Where each column's samples start: the corner plus the way along the top side.
+    let cols: Vec<[f32; 2]> = (0..CROP_W * n)
+        .map(|k| {
+            let u = (k / n) as f32 + ((k % n) as f32 + 0.5) / n as f32;
+            let u = u / CROP_W as f32;
+            [o[0] + right[0] * u, o[1] + right[1] * u]
+        })
+        .collect();
+    let mut sums = vec![[0.0f32; 3]; CROP_W];
     for y in 0..CROP_H {
-        for x in 0..CROP_W {
-            let mut acc = [0.0f32; 3];
-            for sy in 0..n {
-                let v = (y as f32 + (sy as f32 + 0.5) / n as f32) / CROP_H as f32;
-                for sx in 0..n {
-                    let u = (x as f32 + (sx as f32 + 0.5) / n as f32) / CROP_W as f32;
-                    // Pixel centres sit at +0.5.
-                    let px = (o[0] + right[0] * u + down[0] * v - 0.5).clamp(0.0, xmax);
-                    let py = (o[1] + right[1] * u + down[1] * v - 0.5).clamp(0.0, ymax);
-                    let (x0, y0) = (px as usize, py as usize);
-                    let dx = if x0 + 1 < w as usize { 3 } else { 0 };
-                    let dy = if y0 + 1 < h as usize { stride } else { 0 };
-                    let (fx, fy) = (px - x0 as f32, py - y0 as f32);
-                    let i = y0 * stride + x0 * 3;
-                    let (w00, w01) = ((1.0 - fx) * (1.0 - fy), fx * (1.0 - fy));
-                    let (w10, w11) = ((1.0 - fx) * fy, fx * fy);
-                    for (c, a) in acc.iter_mut().enumerate() {
-                        let p = |j: usize| f32::from(raw[i + j + c]);
-                        *a += p(0) * w00 + p(dx) * w01 + p(dy) * w10 + p(dy + dx) * w11;
-                    }
-                }
+        sums.fill([0.0; 3]);
+        for sy in 0..n {
+            let v = (y as f32 + (sy as f32 + 0.5) / n as f32) / CROP_H as f32;
+            let along = [down[0] * v, down[1] * v];
+            for (k, col) in cols.iter().enumerate() {
+                add_bilinear(
+                    img,
+                    [col[0] + along[0], col[1] + along[1]],
+                    &mut sums[k / n],
+                );
             }
-            for (c, a) in acc.iter().enumerate() {
+        }
+        for (x, sum) in sums.iter().enumerate() {
+            for (c, a) in sum.iter().enumerate() {
                 crop[[c, y, x]] = a * weight;
             }
         }
+    }
+}
+
+/// Adds the photo's colour at `at` (pixel centres at +0.5; clamped to the photo), weighed
+/// bilinearly from its four nearest pixels, to `acc`.
+#[inline]
+fn add_bilinear(img: &RgbImage, at: [f32; 2], acc: &mut [f32; 3]) {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let stride = w * 3;
+    let px = (at[0] - 0.5).clamp(0.0, (w - 1) as f32);
+    let py = (at[1] - 0.5).clamp(0.0, (h - 1) as f32);
+    let (x0, y0) = (px as usize, py as usize);
+    let dx = if x0 + 1 < w { 3 } else { 0 };
+    let dy = if y0 + 1 < h { stride } else { 0 };
+    let (fx, fy) = (px - x0 as f32, py - y0 as f32);
+    let (w00, w01) = ((1.0 - fx) * (1.0 - fy), fx * (1.0 - fy));
+    let (w10, w11) = ((1.0 - fx) * fy, fx * fy);
+    let i = y0 * stride + x0 * 3;
+    let q = &img.as_raw()[i..i + dy + dx + 3];
+    for (c, a) in acc.iter_mut().enumerate() {
+        let p = |j: usize| f32::from(q[j + c]);
+        *a += p(0) * w00 + p(dx) * w01 + p(dy) * w10 + p(dy + dx) * w11;
     }
 }
 
@@ -328,7 +349,7 @@ pub(super) fn iou(a: &[f32; 4], b: &[f32; 4]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndarray::{Array4, Axis};
+    use ndarray::{Array3, Array4, Axis};
 
     fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
         (a[0] - b[0]).hypot(a[1] - b[1])
@@ -416,6 +437,76 @@ mod tests {
                     "grey background inside the crop at {x},{y}"
                 );
             }
+        }
+    }
+
+    /// `sample_face` worked out the plain way: every sample point afresh.
+    fn plain_sample_face(img: &RgbImage, corners: &[[f32; 2]; 4]) -> Array3<f32> {
+        let mut crop = Array3::<f32>::zeros((3, CROP_H, CROP_W));
+        let (w, h) = img.dimensions();
+        let o = corners[0];
+        let right = [corners[1][0] - o[0], corners[1][1] - o[1]];
+        let down = [corners[3][0] - o[0], corners[3][1] - o[1]];
+        let step =
+            (right[0].hypot(right[1]) / CROP_W as f32).max(down[0].hypot(down[1]) / CROP_H as f32);
+        let n = ((step / 2.0).ceil() as usize).clamp(1, 4);
+        for y in 0..CROP_H {
+            for x in 0..CROP_W {
+                let mut acc = [0.0f32; 3];
+                for sy in 0..n {
+                    let v = (y as f32 + (sy as f32 + 0.5) / n as f32) / CROP_H as f32;
+                    for sx in 0..n {
+                        let u = (x as f32 + (sx as f32 + 0.5) / n as f32) / CROP_W as f32;
+                        let px =
+                            (o[0] + right[0] * u + down[0] * v - 0.5).clamp(0.0, w as f32 - 1.0);
+                        let py =
+                            (o[1] + right[1] * u + down[1] * v - 0.5).clamp(0.0, h as f32 - 1.0);
+                        let (x0, y0) = (px as u32, py as u32);
+                        let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
+                        let (fx, fy) = (px - x0 as f32, py - y0 as f32);
+                        let (w00, w01) = ((1.0 - fx) * (1.0 - fy), fx * (1.0 - fy));
+                        let (w10, w11) = ((1.0 - fx) * fy, fx * fy);
+                        for (c, a) in acc.iter_mut().enumerate() {
+                            let p = |x: u32, y: u32| f32::from(img.get_pixel(x, y)[c]);
+                            *a += p(x0, y0) * w00
+                                + p(x1, y0) * w01
+                                + p(x0, y1) * w10
+                                + p(x1, y1) * w11;
+                        }
+                    }
+                }
+                for (c, a) in acc.iter().enumerate() {
+                    crop[[c, y, x]] = a * (1.0 / (n * n) as f32);
+                }
+            }
+        }
+        crop
+    }
+
+    #[test]
+    fn the_face_cut_is_the_plain_bilinear_average_exactly() {
+        let img = RgbImage::from_fn(300, 220, |x, y| {
+            image::Rgb([(x * 7 + y) as u8, ((y * 5) ^ x) as u8, ((x * y) >> 3) as u8])
+        });
+        // Small, big (4×4 samples), turned, and partly outside the photo.
+        for (centre, angle, along, across) in [
+            ([150.0, 110.0], 0.0f32, 40.0, 50.0),
+            ([140.0, 100.0], 25.0, 150.0, 200.0),
+            ([60.0, 70.0], -40.0, 90.0, 70.0),
+            ([5.0, 215.0], 60.0, 120.0, 160.0),
+        ] {
+            let r = Rect {
+                centre,
+                angle: angle.to_radians(),
+                along,
+                across,
+            };
+            let corners = r.corners(Orientation::Up);
+            let mut crop = Array3::<f32>::zeros((3, CROP_H, CROP_W));
+            sample_face(&img, &corners, crop.view_mut());
+            let plain = plain_sample_face(&img, &corners);
+            let differ = crop.iter().zip(&plain).filter(|(a, b)| a != b).count();
+            assert_eq!(differ, 0, "{corners:?}: {differ} values differ");
         }
     }
 

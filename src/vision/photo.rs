@@ -57,7 +57,7 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     };
     let scale = w as f32 / img.width().max(1) as f32;
     img.apply_orientation(orientation);
-    let rgb = img.to_rgb8();
+    let rgb = img.into_rgb8();
     let source_size = (
         (rgb.width() as f32 * scale).round() as u32,
         (rgb.height() as f32 * scale).round() as u32,
