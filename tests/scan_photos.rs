@@ -1023,3 +1023,36 @@ fn mirrored_below(img: &image::RgbImage, axis: f32) -> image::RgbImage {
     }
     out
 }
+
+/// Two sets of models in one process, as the window keeps for its live source and its photos
+/// and the audit for its jobs, and a third after both are gone: ONNX Runtime allows one
+/// environment a process, so they share it (a second failed with "only one environment is
+/// allowed per process").
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+fn several_sets_of_models_live_in_one_process() {
+    use suanfan::vision::{Recognizer, VisionConfig, load_photo};
+    if !runtime() {
+        return;
+    }
+    let photo = load_photo(&repo().join("datasets/samples/hand-concealed.jpg")).unwrap();
+    let faces = |rec: &mut Recognizer| -> Vec<String> {
+        let (found, _) = rec.detect(&photo.image).unwrap();
+        let mut f: Vec<String> = found.iter().map(|d| format!("{:?}", d.top())).collect();
+        f.sort();
+        f
+    };
+    let mut first = Recognizer::new(VisionConfig::default()).unwrap();
+    let mut second = Recognizer::new(VisionConfig::default())
+        .unwrap_or_else(|e| panic!("a second set of models beside the first: {e}"));
+    let read = faces(&mut first);
+    assert_eq!(read.len(), 14, "{read:?}");
+    assert_eq!(faces(&mut second), read);
+    drop((first, second));
+    let mut third = Recognizer::new(VisionConfig::default())
+        .unwrap_or_else(|e| panic!("a set of models after the others are gone: {e}"));
+    assert_eq!(faces(&mut third), read);
+}

@@ -472,23 +472,7 @@ impl Recognizer {
             Err(_) if cfg.onnxruntime.is_none() => runtime::fetch_onnxruntime()?,
             Err(e) => return Err(e),
         };
-        runtime::check_library(&lib)?;
-        let env = ort::init_from(&lib)
-            .map_err(|e| {
-                VisionError::Runtime(format!(
-                    "cannot load {}: {e}; {}",
-                    lib.display(),
-                    runtime::install_hint()
-                ))
-            })?
-            .with_name("suanfan")
-            .build()
-            .map_err(|e| {
-                VisionError::Runtime(format!(
-                    "cannot start ONNX Runtime from {}: {e}",
-                    lib.display()
-                ))
-            })?;
+        let env = runtime::environment(&lib)?;
         let load = |bytes: &[u8],
                     path: &Option<PathBuf>,
                     what: &str|

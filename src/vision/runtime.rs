@@ -1,8 +1,46 @@
 //! Finding ONNX Runtime's library, and checking it before it is loaded.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use ort::environment::Environment;
 
 use super::{ORT_LIBRARY, VisionError};
+
+/// The process's ONNX Runtime environment, once started. `ort` allows one per process, ever
+/// (a second `build` fails even after the first is dropped), so every set of models shares it:
+/// the window's live source and its photos, the audit's jobs.
+static ENVIRONMENT: Mutex<Option<Environment>> = Mutex::new(None);
+
+/// The process's ONNX Runtime environment, started from the library `lib` the first time (after
+/// checking it); later calls share it, whatever library they name.
+pub(super) fn environment(lib: &Path) -> Result<Environment, VisionError> {
+    let mut started = ENVIRONMENT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(env) = started.as_ref() {
+        return Ok(env.clone());
+    }
+    check_library(lib)?;
+    let env = ort::init_from(lib)
+        .map_err(|e| {
+            VisionError::Runtime(format!(
+                "cannot load {}: {e}; {}",
+                lib.display(),
+                install_hint()
+            ))
+        })?
+        .with_name("suanfan")
+        .build()
+        .map_err(|e| {
+            VisionError::Runtime(format!(
+                "cannot start ONNX Runtime from {}: {e}",
+                lib.display()
+            ))
+        })?;
+    *started = Some(env.clone());
+    Ok(env)
+}
 
 pub(super) fn install_hint() -> String {
     format!(
