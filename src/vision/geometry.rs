@@ -267,12 +267,7 @@ pub(super) fn sample_face(img: &RgbImage, corners: &[[f32; 2]; 4], mut crop: Arr
     if w == 0 || h == 0 {
         return;
     }
-    let o = corners[0];
-    let right = [corners[1][0] - o[0], corners[1][1] - o[1]];
-    let down = [corners[3][0] - o[0], corners[3][1] - o[1]];
-    let step =
-        (right[0].hypot(right[1]) / CROP_W as f32).max(down[0].hypot(down[1]) / CROP_H as f32);
-    let n = ((step / 2.0).ceil() as usize).clamp(1, 4);
+    let FaceGrid { o, right, down, n } = FaceGrid::of(corners);
     let weight = 1.0 / (n * n) as f32;
     // Where each column's samples start: the corner plus the way along the top side.
     let cols: Vec<[f32; 2]> = (0..CROP_W * n)
@@ -301,6 +296,27 @@ pub(super) fn sample_face(img: &RgbImage, corners: &[[f32; 2]; 4], mut crop: Arr
                 crop[[c, y, x]] = a * weight;
             }
         }
+    }
+}
+
+/// How a face is sampled: from its top left corner `o`, along its top side (`right`) and its
+/// left side (`down`), `n`×`n` samples a crop pixel, as fine as the photo's pixels (up to 4).
+struct FaceGrid {
+    o: [f32; 2],
+    right: [f32; 2],
+    down: [f32; 2],
+    n: usize,
+}
+
+impl FaceGrid {
+    fn of(corners: &[[f32; 2]; 4]) -> FaceGrid {
+        let o = corners[0];
+        let right = [corners[1][0] - o[0], corners[1][1] - o[1]];
+        let down = [corners[3][0] - o[0], corners[3][1] - o[1]];
+        let step =
+            (right[0].hypot(right[1]) / CROP_W as f32).max(down[0].hypot(down[1]) / CROP_H as f32);
+        let n = ((step / 2.0).ceil() as usize).clamp(1, 4);
+        FaceGrid { o, right, down, n }
     }
 }
 
@@ -440,16 +456,11 @@ mod tests {
         }
     }
 
-    /// `sample_face` worked out the plain way: every sample point afresh.
+    /// `sample_face` worked out the plain way: every sample point afresh (on the same grid).
     fn plain_sample_face(img: &RgbImage, corners: &[[f32; 2]; 4]) -> Array3<f32> {
         let mut crop = Array3::<f32>::zeros((3, CROP_H, CROP_W));
         let (w, h) = img.dimensions();
-        let o = corners[0];
-        let right = [corners[1][0] - o[0], corners[1][1] - o[1]];
-        let down = [corners[3][0] - o[0], corners[3][1] - o[1]];
-        let step =
-            (right[0].hypot(right[1]) / CROP_W as f32).max(down[0].hypot(down[1]) / CROP_H as f32);
-        let n = ((step / 2.0).ceil() as usize).clamp(1, 4);
+        let FaceGrid { o, right, down, n } = FaceGrid::of(corners);
         for y in 0..CROP_H {
             for x in 0..CROP_W {
                 let mut acc = [0.0f32; 3];

@@ -1065,8 +1065,7 @@ pub(super) fn cut_outlines(img: &RgbImage, outlines: &[&[[f32; 2]; 4]]) -> Array
             geometry::sample_face(img, corners, crop);
         }
     };
-    let two = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-    if two && outlines.len() >= CUT_APART {
+    if has_two_cores() && outlines.len() >= CUT_APART {
         let half = outlines.len() / 2;
         let (first, second) = crops.view_mut().split_at(ndarray::Axis(0), half);
         std::thread::scope(|s| {
@@ -1077,6 +1076,13 @@ pub(super) fn cut_outlines(img: &RgbImage, outlines: &[&[[f32; 2]; 4]]) -> Array
         cut(crops.view_mut(), outlines);
     }
     crops
+}
+
+/// Whether the machine has a second core, asked once: `available_parallelism` reads the
+/// cgroup's files on Linux, too slow for every batch of crops.
+fn has_two_cores() -> bool {
+    static TWO: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TWO.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
 }
 
 /// The crops `picks` (indices among the `n` faces of a `cut_faces` batch, both cuts of each)
