@@ -28,6 +28,11 @@ Sets (none of them trained on):
   reported, face down too, is a false one.
 - `on-backdrops`: one or two rows of real tiles of the camerash-dev sets never trained on
   laid on those held-out wallpapers and textures, 3000 x 2250, half turned up to 8 degrees.
+- `lone-new`, `few-new`: close-ups as a phone takes them of real tiles of the camerash-dev
+  sets never trained on, on those held-out wallpapers and textures, 12 MP, sharp, turned up
+  to 15 degrees: one tile alone, 20 to 70% of the short side tall, anywhere in the frame; or
+  a row of big tiles running off the frame, two to four of them whole (the cut ones count
+  neither way).
 - `camerash`: the camerash-dev photos with boxes in datasets/labels (where tiles are, not which
   faces): localisation only.
 
@@ -242,6 +247,53 @@ def on_backdrops(n: int = 40) -> list[tuple[Image.Image, list]]:
         img = img.convert("RGB")
         if seed % 2:
             img, labels = scenes.turned(img, labels, rng.uniform(-8, 8))
+        items.append((img, labels))
+    return items
+
+
+def closeups_unseen(few: bool, n: int = 40) -> list[tuple[Image.Image, list]]:
+    """Close-ups of real camerash-dev tiles of the sets never trained on, on the held-out half
+    of Debian's wallpapers and textures, as a phone takes them: 4000 x 3000 (every third
+    upright, 3000 x 4000), sharp, turned up to 15 degrees. Not `few`: one tile alone, 20 to
+    70% of the short side tall, anywhere in the frame. `few`: a row of tiles 30 to 60% of the
+    short side tall running off the frame on one side or both, two to four of them whole;
+    tiles cut by the frame are labelled "cut" (counted neither way)."""
+    banks, grounds = unseen_banks(), realdata.backdrops("holdout")
+    if not banks or not grounds:
+        return []
+    items = []
+    for seed in range(n):
+        rng = random.Random((9100 if few else 9000) + seed)
+        bank = banks[rng.choice(sorted(banks))]
+        w, h = (3000, 4000) if seed % 3 == 2 else (4000, 3000)
+        img = realdata.load_backdrop(grounds[(seed * 7) % len(grounds)])
+        scale = max(w / img.width, h / img.height)
+        img = img.resize((math.ceil(img.width * scale), math.ceil(img.height * scale)), Image.BICUBIC).crop((0, 0, w, h)).convert("RGBA")
+        short, back = min(w, h), rng.choice(scenes.BACK_COLORS)
+        th = int(short * (rng.uniform(0.3, 0.6) if few else rng.uniform(0.2, 0.7)))
+        tw = int(th * rng.uniform(0.72, 0.8))
+        y = rng.randint(int(h * 0.05), h - int(th * 1.25) - int(h * 0.05))
+        if few:
+            whole = rng.randint(2, 4)
+            gap = rng.randint(2, 10)
+            first = rng.randint(max(20, w - whole * (tw + gap) - tw // 2), w - 20) - whole * (tw + gap) if rng.random() < 0.5 else rng.randint(20, max(21, w - whole * (tw + gap) - 20))
+            xs = [first + k * (tw + gap) for k in range(-3, whole + 4)]
+        else:
+            xs = [rng.randint(int(w * 0.05), w - tw - int(w * 0.05))]
+        labels = []
+        for x in xs:
+            if x + tw <= 0 or x >= w:
+                continue
+            face = rng.choice(sorted(bank))
+            sprite, _ = scenes.tile_sprite(rng.choice(bank[face]), tw, th, rng, back, False)
+            img.alpha_composite(sprite, (x, y))
+            box = (float(x), float(y), float(x + tw), float(y + th))
+            labels.append((face if 0 <= x and x + tw <= w else "cut", tuple(np.clip(box, 0, [w, h, w, h]).tolist())))
+        if few and sum(f != "cut" for f, _ in labels) < 2:
+            continue
+        img, labels = scenes.turned(img.convert("RGB"), labels, rng.uniform(-15, 15))
+        # A whole tile turned partly out of the frame is cut too.
+        labels = [(f if f == "cut" or _inside(b, (0, 0, w, h)) > 0.97 else "cut", b) for f, b in labels]
         items.append((img, labels))
     return items
 
@@ -508,6 +560,8 @@ def main():
         "seat": lambda: seat(),
         "backdrops": lambda: backdrops(random.Random(8)),
         "on-backdrops": lambda: on_backdrops(),
+        "lone-new": lambda: closeups_unseen(few=False),
+        "few-new": lambda: closeups_unseen(few=True),
     }
     lock = hold_cache()  # noqa: F841 (held until the run ends)
     print(f"{'set':<12} {'photos':>6} {'precision':>9} {'recall':>7} {'F1':>6} {'exact':>11} {'false tiles':>11} {'ms/photo':>8}  found (any face): P / R")

@@ -29,6 +29,7 @@ use crate::detection::{CLASS_COUNT, Detection, Face, Orientation};
 use crate::tile::Tile;
 
 mod backs;
+mod dwarfs;
 mod edges;
 mod exposure;
 mod fragments;
@@ -575,6 +576,12 @@ impl Recognizer {
         &mut self,
         img: &RgbImage,
     ) -> Result<(Vec<Detection>, Timings), VisionError> {
+        let (found, t) = self.first_read(img)?;
+        Ok((dwarfs::drop_dwarfs(found), t))
+    }
+
+    /// The first reading of a photo or frame: whether it is soft is decided anew.
+    fn first_read(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
         self.soft = None;
         self.find_and_read(img)
     }

@@ -14,6 +14,7 @@
 
 use image::{RgbImage, imageops};
 
+use super::dwarfs::drop_dwarfs;
 use super::edges::{drop_cut_neighbours, is_a_close_up};
 use super::{CONFIDENT, Recognizer, Timings, VisionError, max};
 use crate::detection::Detection;
@@ -55,12 +56,12 @@ impl Recognizer {
     /// of itself is grown (`fragments.rs`); last, a picture still without a confident tile is
     /// read as one tile filling it (`whole.rs`).
     pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
-        let (found, mut t) = self.detect_frame(img)?;
+        let (found, mut t) = self.first_read(img)?;
         let found = self.upright_sideways(img, found, &mut t)?;
         let found = self.level_askew(img, found, &mut t)?;
         let found = self.read_hard_pictures(img, found, &mut t)?;
         let (w, h) = (img.width() as f32, img.height() as f32);
-        Ok((drop_cut_neighbours(w, h, found), t))
+        Ok((drop_dwarfs(drop_cut_neighbours(w, h, found)), t))
     }
 
     /// The halves of a tile joined and the parts of big tiles grown; then, while too few
