@@ -90,7 +90,7 @@ pub(super) fn drop_lone_doubts(found: Vec<Detection>, img: &RgbImage) -> Vec<Det
 }
 
 /// How many times as long as it is wide a tile's outline is (its opposite sides averaged).
-fn elongation(d: &Detection) -> f32 {
+pub(super) fn elongation(d: &Detection) -> f32 {
     let c = &d.corners;
     let len = |a: usize, b: usize| (c[a][0] - c[b][0]).hypot(c[a][1] - c[b][1]);
     let (across, along) = ((len(0, 1) + len(2, 3)) / 2.0, (len(1, 2) + len(3, 0)) / 2.0);
