@@ -276,7 +276,11 @@ def closeups_unseen(few: bool, n: int = 40) -> list[tuple[Image.Image, list]]:
         if few:
             whole = rng.randint(2, 4)
             gap = rng.randint(2, 10)
-            first = rng.randint(max(20, w - whole * (tw + gap) - tw // 2), w - 20) - whole * (tw + gap) if rng.random() < 0.5 else rng.randint(20, max(21, w - whole * (tw + gap) - 20))
+            span = whole * (tw + gap)
+            if rng.random() < 0.5:  # the whole tiles end near the right edge
+                first = rng.randint(max(20, w - span - tw // 2), w - 20) - span
+            else:
+                first = rng.randint(20, max(21, w - span - 20))
             xs = [first + k * (tw + gap) for k in range(-3, whole + 4)]
         else:
             xs = [rng.randint(int(w * 0.05), w - tw - int(w * 0.05))]

@@ -3,21 +3,22 @@
 //! than tiles are, and the finder, which learned tiles of their true shape, sees none (or only
 //! a few pips read surely). When a picture gives fewer than three confident tiles, none of
 //! them of a tile's true shape (TRUE_SHAPE), and is not a close-up (`edges::is_a_close_up`),
-//! it is looked at again squeezed back along each axis by a few factors; the squeeze that gives the most confident tiles wins, if it gives at least
-//! three and more than the picture as it is.
+//! it is looked at again squeezed back along each axis by a few factors; the squeeze that
+//! gives the most confident tiles wins, if it gives at least three and more than the picture
+//! as it is.
 //!
 //! Measured on the 81 held-out rf photos (`tools/eval_photos.py`), 14 of which are stretched
 //! 4 to 30 times: squeezes of 4, 8 and 12 took tile recall 0.820 → 0.876 and photos read
 //! exactly 38 → 43; adding 16 and 24 (rows of the rf photos blown up 16 to 30 times, one tile
 //! a row) took recall 0.930 → 0.951 and exact photos 45 → 49. Close-ups, crops and pictures
-//! without tiles unchanged; a picture with no tile takes about 50 ms longer.
+//! without tiles unchanged.
 //!
 //! The squeezed pictures are scaled with the finder's SIMD scaler (`scale.rs`) since session
 //! 45, not `image`'s thumbnail: every evaluation photo as taken reads the same (six spoiled
 //! stretched rf photos read otherwise: 10 more tiles right, 8 more false, none read exactly
 //! that was not, or the other way), and a 12 MP picture with no tile is read in about two
-//! thirds of the time (the `backdrops` pictures 327 → 184 ms
-//! a picture in one batch, the `no-tiles` pieces 300 → 196 ms).
+//! thirds of the time (the `backdrops` pictures 327 → 184 ms a picture in one batch, the
+//! `no-tiles` pieces 300 → 196 ms).
 
 use image::RgbImage;
 
