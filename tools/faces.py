@@ -381,6 +381,135 @@ def bonus_art(per_class: int = 24, seed: int = 11) -> int:
     return n
 
 
+def _leaf_outline(d, base, tip, width, color, fill, lw):
+    """An almond-shaped leaf from `base` to `tip`, outlined (and filled or not) as printed."""
+    (x0, y0), (x1, y1) = base, tip
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    nx, ny = -(y1 - y0) / length, (x1 - x0) / length
+    side = []
+    for sgn in (1, -1):
+        for i in range(9):
+            t = i / 8 if sgn == 1 else 1 - i / 8
+            bulge = math.sin(math.pi * t) * width * sgn
+            side.append((x0 + (x1 - x0) * t + nx * bulge, y0 + (y1 - y0) * t + ny * bulge))
+    d.polygon(side, fill=fill, outline=color, width=lw)
+    d.line([base, tip], fill=color, width=max(1, lw - 1))
+
+
+def _rose(d, x, y, r, color, lw, rng):
+    """A printed blossom in outline: a ring of round petals or a rose's nested curls."""
+    if rng.random() < 0.5:
+        petals = rng.randint(5, 9)
+        for a in range(petals):
+            t = a * 2 * math.pi / petals
+            px, py = x + r * 0.62 * math.cos(t), y + r * 0.62 * math.sin(t)
+            d.ellipse([px - r * 0.42, py - r * 0.42, px + r * 0.42, py + r * 0.42], outline=color, width=lw)
+        d.ellipse([x - r * 0.3, y - r * 0.3, x + r * 0.3, y + r * 0.3], outline=color, width=lw)
+        return
+    for k in range(rng.randint(2, 4)):
+        rr = r * (1 - k * 0.24)
+        start = rng.uniform(0, 360)
+        d.arc([x - rr, y - rr * 0.85, x + rr, y + rr * 0.85], start, start + rng.uniform(200, 320), fill=color, width=lw)
+
+
+def _vase(d, cx, bottom, W, H, color, lw, rng):
+    """A basket or bowl the plant stands in (winter and other seasons often have one)."""
+    w, h = W * rng.uniform(0.22, 0.34), H * rng.uniform(0.1, 0.16)
+    top = bottom - h
+    d.polygon([(cx - w, top), (cx + w, top), (cx + w * 0.7, bottom), (cx - w * 0.7, bottom)], outline=color, width=lw)
+    for i in range(1, rng.randint(2, 4)):
+        y = top + h * i / 4
+        d.line([(cx - w * (1 - 0.3 * i / 4), y), (cx + w * (1 - 0.3 * i / 4), y)], fill=color, width=max(1, lw - 1))
+    return top
+
+
+def _line_plant(d, kind, W, H, rng, lw, stem, blossom, leaf_fill):
+    """A plant printed in outline, as most real sets' bonus tiles draw it: a stem and leaves in
+    dark strokes, blossoms as outlined petals or rose curls, sometimes standing in a basket."""
+    top, bottom = H * rng.uniform(0.3, 0.4), H * rng.uniform(0.9, 0.97)
+    cx = W * rng.uniform(0.42, 0.58)
+    if rng.random() < 0.25:
+        bottom = _vase(d, cx, bottom, W, H, stem, lw, rng)
+    if kind == "bamboo":
+        for k in range(rng.randint(2, 3)):
+            x = cx + (k - 1) * W * rng.uniform(0.12, 0.18)
+            y0 = top + rng.uniform(0, H * 0.12)
+            sw = rng.uniform(4, 7)
+            d.rectangle([x - sw, y0, x + sw, bottom], outline=stem, width=lw)
+            for y in np.linspace(y0, bottom, rng.randint(3, 5))[1:-1]:
+                d.line([(x - sw, y), (x + sw, y)], fill=stem, width=lw)
+                s = rng.choice([-1, 1])
+                _leaf_outline(d, (x, y), (x + s * W * 0.25, y - H * 0.07), 7, stem, leaf_fill, max(1, lw - 1))
+        return
+    if kind == "orchid":
+        for _ in range(rng.randint(3, 6)):
+            x1 = cx + rng.uniform(-0.38, 0.38) * W
+            _curve(d, (cx + rng.uniform(-5, 5), bottom), (x1, top + rng.uniform(0, H * 0.3)), rng.uniform(-22, 22), stem, lw)
+        _rose(d, cx + rng.uniform(-18, 18), top + rng.uniform(H * 0.08, H * 0.25), rng.uniform(12, 18), blossom, lw, rng)
+        return
+    n = rng.randint(1, 3)
+    for i in range(n):
+        bx = cx + (rng.uniform(-0.22, 0.22) * W if n > 1 else rng.uniform(-8, 8))
+        by = top + rng.uniform(H * 0.02, H * 0.22)
+        _curve(d, (cx + rng.uniform(-6, 6), bottom), (bx, by), rng.uniform(-18, 18), stem, lw)
+        for _ in range(rng.randint(2, 4)):
+            ly = rng.uniform(by + 15, bottom - 4)
+            s = rng.choice([-1, 1])
+            lx = bx + (cx - bx) * (ly - by) / max(1.0, bottom - by)
+            tip = (lx + s * rng.uniform(20, 38), ly - rng.uniform(4, 24))
+            _leaf_outline(d, (lx, ly), tip, rng.uniform(6, 11), stem, leaf_fill, max(1, lw - 1))
+        r = rng.uniform(15, 24) if i == 0 else rng.uniform(9, 15)
+        _rose(d, bx, by, r, blossom, lw, rng)
+
+
+def bonus_line_art(per_class: int = 48, seed: int = 23) -> int:
+    """Flowers and seasons as most real sets print them (session 46): the plant drawn in outline
+    strokes (dark green or black stems and leaves, a red or pink blossom of outlined petals or
+    rose curls, sometimes in a basket), the character and the number (1-4 or 一-四) bold in the
+    two top corners. The filled paintings of `bonus_art` alone left the classifier reading some
+    unseen sets' seasons as 1s or 1p."""
+    fonts = [f for f in FONTS if Path(f).exists()]
+    if not fonts:
+        return 0
+    rng = random.Random(seed)
+    flower_kind = {"f1": "plum", "f2": "orchid", "f3": "bamboo", "f4": "chrys"}
+    n = 0
+    for k in range(per_class):
+        size = rng.randint(30, 44)
+        char_font = ImageFont.truetype(fonts[k % len(fonts)], size)
+        num_font = ImageFont.truetype(fonts[rng.randrange(len(fonts))], rng.randint(size - 6, size + 2))
+        bold = rng.choice([0, 1, 1, 2])
+        chinese_numbers = rng.random() < 0.25
+        lw = rng.randint(2, 4)
+        stem = rng.choice([(20, 90, 40), (30, 110, 50), (25, 60, 35), BLACK])
+        blossom = rng.choice([RED, RED, RED, PINK, (200, 40, 60)])
+        leaf_fill = rng.choice([None, None, (90, 170, 90), (150, 200, 140)])
+        char_color = rng.choice([RED, RED, BLACK, BLUE, GREEN])
+        num_color = rng.choice([BLACK, BLUE, RED, BLACK])
+        char_left_flowers = rng.random() < 0.6
+        margin = rng.uniform(0.17, 0.25)
+        for cls in [c for c in CLASSES if c[0] in "fs" and c[1:].isdigit()]:
+            W, H = 120, 160
+            img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+            d = ImageDraw.Draw(img)
+            if cls.startswith("f"):
+                kind = flower_kind[cls] if rng.random() < 0.6 else rng.choice(["plum", "chrys", "any"])
+            else:
+                kind = rng.choice(["plum", "chrys", "any", "any", "orchid"])
+            _line_plant(d, kind, W, H, rng, lw, stem, blossom, leaf_fill)
+            number = BONUS_NUMBER[cls] if rng.random() < 0.85 else int(cls[1])
+            text_number = NUMERALS[number - 1] if chinese_numbers else str(number)
+            ch = rng.choice(BONUS_VARIANTS.get(cls, BONUS_CHARS[cls]))
+            char_left = char_left_flowers if cls.startswith("f") else rng.random() < 0.3
+            cy = H * rng.uniform(0.09, 0.13)
+            x_char = W * (margin if char_left else 1 - margin)
+            d.text((x_char, cy), ch, font=char_font, fill=char_color, anchor="mm", stroke_width=bold, stroke_fill=char_color)
+            d.text((W - x_char, cy), text_number, font=num_font, fill=num_color, anchor="mm", stroke_width=bold, stroke_fill=num_color)
+            _save(img, f"bonus-line-{k}", cls)
+            n += 1
+    return n
+
+
 def build() -> None:
     # Start clean: a style left over from an earlier version of this script must not train.
     shutil.rmtree(CACHE, ignore_errors=True)
@@ -391,6 +520,7 @@ def build() -> None:
         "kde": kde(),
         "procedural": procedural(),
         "bonus art": bonus_art(),
+        "bonus line art": bonus_line_art(),
     }
     print("faces rendered:", counts)
     missing = [name for name, n in counts.items() if n == 0]

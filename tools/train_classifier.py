@@ -135,10 +135,11 @@ def load_bank() -> None:
 def build_dataset(
     per_class: int, seed: int, real_repeats: int, workers: int = 0, val_photos: set[str] = VAL_PHOTOS, rf_copies: int = 0, none_drawn: int = 0,
     pipeline: tuple[str, int, int | None] | None = None, backs: tuple[int, int] = (0, 0), face_parts: tuple[str, ...] = ("valid-train",),
-    none_backdrops: int = 0,
+    none_backdrops: int = 0, bonus_per_class: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     load_bank()
-    jobs = [(c, s, min(_CHUNK, per_class - s), seed) for c in range(len(faces.CLASSES)) for s in range(0, per_class, _CHUNK)]
+    counts = [bonus_per_class if bonus_per_class and c >= realdata.BONUS_FIRST else per_class for c in range(len(faces.CLASSES))]
+    jobs = [(c, s, min(_CHUNK, counts[c] - s), seed) for c in range(len(faces.CLASSES)) for s in range(0, counts[c], _CHUNK)]
     xs, ys = [], []
     for (c, _, _, _), chunk in zip(jobs, synth.parallel_map(_synthetic_chunk, jobs, workers)):
         xs += chunk
@@ -428,6 +429,7 @@ def main() -> None:
     ap.add_argument("--margin-share", type=float, default=0.0, help="share of the face crops cut with suanfan's margin (its second reading of each face)")
     ap.add_argument("--part-crops", action="store_true", help="parts of one tile's face (pips, characters) among the 'not a tile' crops")
     ap.add_argument("--pipeline-copies", type=int, default=0, help="cuts of each face of the rf photos we train on as `suanfan scan` finds and cuts it (0: none)")
+    ap.add_argument("--bonus-per-class", type=int, help="synthetic crops of each flower and season instead of --per-class (their faces differ most between sets)")
     ap.add_argument("--bonus-copies", type=int, help="with --pipeline-copies: this many cuts of each flower and season instead (they are rare in the photos)")
     ap.add_argument("--bin", default=str(REPO / "target" / "release" / "suanfan"), help="the suanfan binary that finds the tiles for --pipeline-copies")
     ap.add_argument("--backs", type=int, default=0, help="cuts of each face-down tile of the rf train photos judged in datasets/labels/rf-backs.csv; adds a 44th class, a tile face down (0: none)")
@@ -471,7 +473,8 @@ def main() -> None:
     backs = (args.backs, args.backs_drawn)
     face_parts = ("valid-train", "train-faces") if args.train_faces else ("valid-train",)
     x, y = build_dataset(
-        args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn, pipeline, backs, face_parts, args.none_backdrops
+        args.per_class, args.seed, args.real_repeats, args.workers, val_photos, args.rf_copies, args.none_drawn, pipeline, backs, face_parts, args.none_backdrops,
+        args.bonus_per_class,
     )
     vx, vy, vpaths = validation_set(val_photos)
     rx, ry = rf_validation() if args.rf_copies else (vx[:0], vy[:0])
@@ -556,6 +559,8 @@ def main() -> None:
         "epochs": args.epochs,
         "seed": args.seed,
         "per_class": args.per_class,
+        "bonus_per_class": args.bonus_per_class,
+        "bonus_copies": args.bonus_copies,
         "margin_share": args.margin_share,
         "blur_share": args.blur_share,
         "blur_max": args.blur_max,
