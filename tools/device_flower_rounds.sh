@@ -23,10 +23,11 @@ run F3 $qat --distill 0.9 --lr 3e-4 --bonus-per-class 1200 --seed 63 & pids+=($!
 run S1 --init ../models/tile_classifier_soft.onnx --epochs 3 --lr 3e-4 --blur-share 0.35 --blur-max 3.0 --noise-share 0.2 --bonus-per-class 900 --seed 64 & pids+=($!)
 watch_rounds 30
 # Stage 4 for each: the back output fitted on its own features, every other output unchanged.
+# Session 46 started the four side by side (each with torch's default threads) and they had not
+# ended 340 s later; they were run here on 2 cores instead (89 s each). So: one at a time.
 for r in F1 F2 F3 S1; do
-    python3 train_classifier.py --backs-only --init "/tmp/f/$r/cls.onnx" --backs 12 --backs-drawn 2000 --per-class 60 --none-drawn 2500 --epochs 3000 --lr 0.02 --margin-share 0.5 --workers 4 --out "/tmp/f/$r/final.onnx" > "/tmp/f/$r.backs.log" 2>&1 &
+    python3 train_classifier.py --backs-only --init "/tmp/f/$r/cls.onnx" --backs 12 --backs-drawn 2000 --per-class 60 --none-drawn 2500 --epochs 3000 --lr 0.02 --margin-share 0.5 --workers 8 --threads 8 --out "/tmp/f/$r/final.onnx" > "/tmp/f/$r.backs.log" 2>&1
+    pack
 done
-wait
-pack
 grep -h "^epoch\|real validation\|Error" /tmp/f/*.log | cut -c1-260
 tail -n 3 /tmp/f/*.backs.log

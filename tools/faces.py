@@ -5,7 +5,8 @@ Sources (read in place, never committed; see ../shared/data/README.md):
 - ../shared/data/tile-art/fluffystuff (CC0): 34 faces, riichi style, two variants;
 - KDE mahjongg tilesets (Debian kdegames-mahjongg-data-kf5, GPL; rendered, not committed);
 - procedural faces drawn with CJK fonts (Debian fonts-arphic-*, fonts-wqy-zenhei), and flowers
-  and seasons painted the way real sets print them (bonus_art).
+  and seasons painted the way real sets print them (bonus_art) or drawn in outline strokes
+  (bonus_line_art).
 
 Output: tools/.cache/faces/<style>/<class>.png, RGBA, about 150 px tall, face only (no body).
 """

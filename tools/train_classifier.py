@@ -454,6 +454,8 @@ def main() -> None:
     synth.MARGIN_SHARE = args.margin_share
     global SCAN_ANSWERS
     SCAN_ANSWERS = args.scan_answers
+    if args.threads:
+        torch.set_num_threads(args.threads)
     if args.backs_only:
         if not (args.backs and args.init):
             raise SystemExit("--backs-only needs --backs and --init")
@@ -462,8 +464,6 @@ def main() -> None:
     realdata.PART_CROPS = args.part_crops
     global _NONE_PER_PHOTO
     _NONE_PER_PHOTO = args.none_per_photo
-    if args.threads:
-        torch.set_num_threads(args.threads)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     t0 = time.time()
     val_photos = FOLDS[args.fold]
