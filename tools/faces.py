@@ -335,6 +335,25 @@ def _plant(d, kind, W, H, rng, lw, leaf, flower, filled):
         _blossom(d, bx, by, r, petals, flower, rng, filled)
 
 
+BONUS_CLASSES = [c for c in CLASSES if c[0] in "fs" and c[1:].isdigit()]
+FLOWER_PLANT = {"f1": "plum", "f2": "orchid", "f3": "bamboo", "f4": "chrys"}
+
+
+def _bonus_plant(cls: str, rng: random.Random, own_share: float) -> str:
+    """The plant a bonus face shows: a flower's own plant that share of the time, else any; a
+    season's any (real sets print any flower on them)."""
+    if cls.startswith("f"):
+        return FLOWER_PLANT[cls] if rng.random() < own_share else rng.choice(["plum", "chrys", "any"])
+    return rng.choice(["plum", "chrys", "any", "any", "orchid"])
+
+
+def _bonus_texts(cls: str, rng: random.Random, chinese_numbers: bool) -> tuple[str, str]:
+    """A bonus face's character and its number (mostly the number most sets print)."""
+    number = BONUS_NUMBER[cls] if rng.random() < 0.85 else int(cls[1])
+    text_number = NUMERALS[number - 1] if chinese_numbers else str(number)
+    return rng.choice(BONUS_VARIANTS.get(cls, BONUS_CHARS[cls])), text_number
+
+
 def bonus_art(per_class: int = 24, seed: int = 11) -> int:
     """Flowers and seasons drawn the way real sets print them: a painted plant, the character
     small in one top corner and a number (1-4 or 一-四) in the other. The plant of a season
@@ -343,7 +362,6 @@ def bonus_art(per_class: int = 24, seed: int = 11) -> int:
     if not fonts:
         return 0
     rng = random.Random(seed)
-    flower_kind = {"f1": "plum", "f2": "orchid", "f3": "bamboo", "f4": "chrys"}
     n = 0
     for k in range(per_class):
         font = fonts[k % len(fonts)]
@@ -357,18 +375,12 @@ def bonus_art(per_class: int = 24, seed: int = 11) -> int:
         char_color = rng.choice([BLACK, BLUE, RED, GREEN])
         num_color = rng.choice([RED, BLUE, BLACK])
         only_char = rng.random() < 0.12
-        for cls in [c for c in CLASSES if c[0] in "fs" and c[1:].isdigit()]:
+        for cls in BONUS_CLASSES:
             W, H = 120, 160
             img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
             d = ImageDraw.Draw(img)
-            if cls.startswith("f"):
-                kind = flower_kind[cls] if rng.random() < 0.7 else rng.choice(["plum", "chrys", "any"])
-            else:
-                kind = rng.choice(["plum", "chrys", "any", "any", "orchid"])
-            _plant(d, kind, W, H, rng, lw, leaf, flower, filled)
-            number = BONUS_NUMBER[cls] if rng.random() < 0.85 else int(cls[1])
-            text_number = NUMERALS[number - 1] if chinese_numbers else str(number)
-            ch = rng.choice(BONUS_VARIANTS.get(cls, BONUS_CHARS[cls]))
+            _plant(d, _bonus_plant(cls, rng, 0.7), W, H, rng, lw, leaf, flower, filled)
+            ch, text_number = _bonus_texts(cls, rng, chinese_numbers)
             char_left = cls.startswith("f") if rng.random() < 0.75 else not cls.startswith("f")
             cy = H * rng.uniform(0.11, 0.15)
             cx_char = W * (0.2 if char_left else 0.8)
@@ -473,7 +485,6 @@ def bonus_line_art(per_class: int = 48, seed: int = 23) -> int:
     if not fonts:
         return 0
     rng = random.Random(seed)
-    flower_kind = {"f1": "plum", "f2": "orchid", "f3": "bamboo", "f4": "chrys"}
     n = 0
     for k in range(per_class):
         size = rng.randint(30, 44)
@@ -489,18 +500,12 @@ def bonus_line_art(per_class: int = 48, seed: int = 23) -> int:
         num_color = rng.choice([BLACK, BLUE, RED, BLACK])
         char_left_flowers = rng.random() < 0.6
         margin = rng.uniform(0.17, 0.25)
-        for cls in [c for c in CLASSES if c[0] in "fs" and c[1:].isdigit()]:
+        for cls in BONUS_CLASSES:
             W, H = 120, 160
             img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
             d = ImageDraw.Draw(img)
-            if cls.startswith("f"):
-                kind = flower_kind[cls] if rng.random() < 0.6 else rng.choice(["plum", "chrys", "any"])
-            else:
-                kind = rng.choice(["plum", "chrys", "any", "any", "orchid"])
-            _line_plant(d, kind, W, H, rng, lw, stem, blossom, leaf_fill)
-            number = BONUS_NUMBER[cls] if rng.random() < 0.85 else int(cls[1])
-            text_number = NUMERALS[number - 1] if chinese_numbers else str(number)
-            ch = rng.choice(BONUS_VARIANTS.get(cls, BONUS_CHARS[cls]))
+            _line_plant(d, _bonus_plant(cls, rng, 0.6), W, H, rng, lw, stem, blossom, leaf_fill)
+            ch, text_number = _bonus_texts(cls, rng, chinese_numbers)
             char_left = char_left_flowers if cls.startswith("f") else rng.random() < 0.3
             cy = H * rng.uniform(0.09, 0.13)
             x_char = W * (margin if char_left else 1 - margin)
