@@ -247,6 +247,19 @@ def main():
     write("misread_corrected", "the 5p of 456p is read 6p (55%) over 5p (40%); only 5p makes a winning hand", t.dets,
           {"hand": "123m456p789s11sEEE", "changes": 1})
 
+    # 5a. A claimed pung with one tile misread: read 5s 5s 6s, its faces look like a chow, but
+    # no chow fits the two 5s read 97% sure; the pung needs the 6s to be 5s (35%).
+    t = Table()
+    t.run("123m789s11sEE")
+    t.space()
+    t.tile("E")
+    t.space(1.2)
+    t.tile("5s", sideways=True)
+    t.tile("5s")
+    t.tile("6s", p=0.6, alt={"5s": 0.35})
+    write("claimed_pung_misread", "a pung claimed from the left read 5s 5s 6s (6s 60%, 5s 35%): a pung with the 6s read 5s, not a chow", t.dets,
+          {"hand": "[555s,1]123m789s11sEEE", "changes": 1, "groups": ["hand", "pung", "winning"]})
+
     # 5b. A season taken for a claimed tile (sideways, read F at 12%) beside 1m 2m 3m: the four
     # make a kong only if the 2m and 3m, read 96% sure, were 1m, which the model gives 0.1%.
     t = Table()

@@ -13,7 +13,7 @@ use std::collections::{BinaryHeap, HashSet};
 use super::layout::{GroupKind, TableReading};
 use crate::detection::{Detection, Face};
 use crate::notation;
-use crate::scoring::{Hand, Meld, RuleSet, WinContext, best_reading};
+use crate::scoring::{Hand, Meld, MeldKind, RuleSet, Seat, WinContext, best_reading};
 use crate::tile::Tile;
 
 /// Candidates kept per unit.
@@ -56,6 +56,8 @@ pub struct Decoded {
     pub flowers: u8,
     pub issues: Vec<String>,
     pub assumed: Vec<String>,
+    /// Each meld's tiles and the meld they were read as.
+    pub melds: Vec<(Vec<usize>, Meld)>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -111,51 +113,25 @@ const PERMS: [[usize; 3]; 6] = [
     [2, 1, 0],
 ];
 
+/// The readings of a meld of `kind`. A claimed meld of three is a chow or a pung whichever
+/// the layout called it from the faces read (three alike or not): one misread tile of a pung
+/// makes it look like a chow, and the other way round, so both are candidates and the
+/// probabilities (and the hand's validity) decide.
 fn meld_candidates(dets: &[Detection], idx: &[usize], kind: GroupKind) -> Vec<Candidate> {
     let mut v = Vec::new();
     match kind {
         GroupKind::Chow { claimed } => {
-            for t in Tile::all().filter(|t| t.is_numbered() && t.rank() <= 7) {
-                let faces = [t, t.offset(1).unwrap_or(t), t.offset(2).unwrap_or(t)];
-                let best = PERMS
-                    .iter()
-                    .map(|p| {
-                        let s: f32 = idx
-                            .iter()
-                            .zip(p)
-                            .map(|(&i, &k)| lp(&dets[i], faces[k]))
-                            .sum();
-                        (s, p)
-                    })
-                    .max_by(|a, b| a.0.total_cmp(&b.0));
-                if let Some((s, p)) = best {
-                    let tiles: Vec<Tile> = p.iter().map(|&k| faces[k]).collect();
-                    let pos = usize::from(claimed).min(2);
-                    let claimed_face = tiles[pos];
-                    let claimed_idx = (claimed_face.rank() - t.rank()).min(2);
-                    v.push(Candidate {
-                        logp: s,
-                        tiles,
-                        meld: Some(Meld::chow(t, claimed_idx)),
-                    });
-                }
-            }
+            chow_candidates(dets, idx, claimed, &mut v);
+            same_face_candidates(dets, idx, |t| Meld::pung(t, claimed_from(claimed)), &mut v);
         }
-        _ => {
-            for t in Tile::all() {
-                let s: f32 = idx.iter().map(|&i| lp(&dets[i], t)).sum();
-                let meld = match kind {
-                    GroupKind::Pung { from } => Meld::pung(t, from),
-                    GroupKind::Kong { from } => Meld::kong(t, from),
-                    _ => Meld::concealed_kong(t),
-                };
-                v.push(Candidate {
-                    logp: s,
-                    tiles: vec![t; idx.len()],
-                    meld: Some(meld),
-                });
-            }
+        GroupKind::Pung { from } => {
+            same_face_candidates(dets, idx, |t| Meld::pung(t, from), &mut v);
+            chow_candidates(dets, idx, claimed_at(from), &mut v);
         }
+        GroupKind::Kong { from } => {
+            same_face_candidates(dets, idx, |t| Meld::kong(t, from), &mut v);
+        }
+        _ => same_face_candidates(dets, idx, Meld::concealed_kong, &mut v),
     }
     v.sort_by(|a, b| b.logp.total_cmp(&a.logp));
     // A kong whose four tiles are all face down may be any tile: keep them all.
@@ -170,6 +146,88 @@ fn meld_candidates(dets: &[Detection], idx: &[usize], kind: GroupKind) -> Vec<Ca
         v.truncate(PER_UNIT);
     }
     v
+}
+
+/// Every chow `idx` may be, each tile given the face of the chow's order that fits it best;
+/// `claimed` is where the sideways tile lies (0..3).
+fn chow_candidates(dets: &[Detection], idx: &[usize], claimed: u8, v: &mut Vec<Candidate>) {
+    if idx.len() != 3 {
+        return;
+    }
+    for t in Tile::all().filter(|t| t.is_numbered() && t.rank() <= 7) {
+        let faces = [t, t.offset(1).unwrap_or(t), t.offset(2).unwrap_or(t)];
+        let best = PERMS
+            .iter()
+            .map(|p| {
+                let s: f32 = idx
+                    .iter()
+                    .zip(p)
+                    .map(|(&i, &k)| lp(&dets[i], faces[k]))
+                    .sum();
+                (s, p)
+            })
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((s, p)) = best {
+            let tiles: Vec<Tile> = p.iter().map(|&k| faces[k]).collect();
+            let claimed_face = tiles[usize::from(claimed).min(2)];
+            let claimed_idx = (claimed_face.rank() - t.rank()).min(2);
+            v.push(Candidate {
+                logp: s,
+                tiles,
+                meld: Some(Meld::chow(t, claimed_idx)),
+            });
+        }
+    }
+}
+
+/// Every face `idx` may show all alike, as the meld `meld` makes of it.
+fn same_face_candidates(
+    dets: &[Detection],
+    idx: &[usize],
+    meld: impl Fn(Tile) -> Meld,
+    v: &mut Vec<Candidate>,
+) {
+    for t in Tile::all() {
+        v.push(Candidate {
+            logp: idx.iter().map(|&i| lp(&dets[i], t)).sum(),
+            tiles: vec![t; idx.len()],
+            meld: Some(meld(t)),
+        });
+    }
+}
+
+/// The kind of the layout's meld group `kind` read as `meld`: a group of three called a chow
+/// by its faces and read as a pung (or the other way round) is one, its sideways tile where
+/// it lies.
+pub fn kind_as_read(kind: GroupKind, meld: &Meld) -> GroupKind {
+    match (kind, meld.kind) {
+        (GroupKind::Chow { claimed }, MeldKind::Pung) => GroupKind::Pung {
+            from: claimed_from(claimed),
+        },
+        (GroupKind::Pung { from }, MeldKind::Chow) => GroupKind::Chow {
+            claimed: claimed_at(from),
+        },
+        _ => kind,
+    }
+}
+
+/// Who gave the sideways tile of a meld of three lying at `pos` (0..3): the rules lay it on
+/// the left from the left, in the middle from across, on the right from the right.
+fn claimed_from(pos: u8) -> Seat {
+    match pos {
+        0 => Seat::Left,
+        1 => Seat::Across,
+        _ => Seat::Right,
+    }
+}
+
+/// Where the sideways tile of a meld of three given by `from` lies (see `claimed_from`).
+fn claimed_at(from: Seat) -> u8 {
+    match from {
+        Seat::Left => 0,
+        Seat::Across => 1,
+        _ => 2,
+    }
 }
 
 /// Whether each face-up tile of `idx` gives its face in `tiles` (in the same order) at least
@@ -404,6 +462,9 @@ fn search(units: &[Unit], rules: &RuleSet) -> (Vec<Found>, usize) {
 fn take_choice(dets: &[Detection], units: &[Unit], choice: u64, out: &mut Decoded) {
     for (k, u) in units.iter().enumerate() {
         let cand = &u.cands[pick(choice, k)];
+        if let Some(m) = cand.meld {
+            out.melds.push((u.dets.clone(), m));
+        }
         for (&i, &t) in u.dets.iter().zip(&cand.tiles) {
             out.tiles.push((i, t));
             let d = &dets[i];

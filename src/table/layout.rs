@@ -899,9 +899,8 @@ fn upright_meld(dets: &[Detection], idx: Vec<usize>, out: &mut TableReading) -> 
         GroupKind::Chow { claimed: 0 }
     };
     out.assumed.push(format!(
-        "{} upright tiles apart from the hand read as a declared {}; who gave the tile is unknown",
-        idx.len(),
-        kind.name()
+        "{} upright tiles apart from the hand read as a declared meld; who gave the tile is unknown",
+        idx.len()
     ));
     Group { kind, tiles: idx }
 }

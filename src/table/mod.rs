@@ -21,6 +21,7 @@ pub fn read_and_decode(
     rules: &RuleSet,
 ) -> (TableReading, Decoded, Option<String>) {
     let (mut reading, mut decoded, note) = read_and_decode_all(detections, rules);
+    kinds_as_read(&mut reading, &decoded);
     for notes in [
         &mut reading.assumed,
         &mut reading.issues,
@@ -30,6 +31,15 @@ pub fn read_and_decode(
         say_once(notes);
     }
     (reading, decoded, note)
+}
+
+/// Each meld group of `reading` given the kind its tiles were read as (`decode::kind_as_read`).
+fn kinds_as_read(reading: &mut TableReading, decoded: &Decoded) {
+    for g in &mut reading.groups {
+        if let Some((_, meld)) = decoded.melds.iter().find(|(tiles, _)| *tiles == g.tiles) {
+            g.kind = decode::kind_as_read(g.kind, meld);
+        }
+    }
 }
 
 /// A note made for several tiles or groups alike is said once, with how many times it applied
