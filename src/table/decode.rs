@@ -510,3 +510,28 @@ fn canonical(h: &Hand) -> String {
     m.sort();
     format!("{}{}{}", m.concat(), notation::format_tiles(&c), h.win_tile)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sideways tile keeps its place when the kind read differs from the layout's:
+    /// on the left from the left player, in the middle from across, on the right from the
+    /// right; a kind read as the layout called it is left as it is.
+    #[test]
+    fn a_meld_read_as_the_other_kind_keeps_its_sideways_tile() {
+        let Ok(t) = Tile::parse("5s") else {
+            panic!("5s is a tile")
+        };
+        for (pos, from) in [(0, Seat::Left), (1, Seat::Across), (2, Seat::Right)] {
+            let chow = GroupKind::Chow { claimed: pos };
+            let pung = GroupKind::Pung { from };
+            assert_eq!(kind_as_read(chow, &Meld::pung(t, from)), pung);
+            assert_eq!(kind_as_read(pung, &Meld::chow(t, 1)), chow);
+            assert_eq!(kind_as_read(chow, &Meld::chow(t, 1)), chow);
+            assert_eq!(kind_as_read(pung, &Meld::pung(t, from)), pung);
+        }
+        let kong = GroupKind::Kong { from: Seat::Across };
+        assert_eq!(kind_as_read(kong, &Meld::kong(t, Seat::Across)), kong);
+    }
+}
