@@ -10,10 +10,10 @@
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
 
-use super::layout::{GroupKind, TableReading};
+use super::layout::{GroupKind, TableReading, claimed_at, claimed_from};
 use crate::detection::{Detection, Face};
 use crate::notation;
-use crate::scoring::{Hand, Meld, MeldKind, RuleSet, Seat, WinContext, best_reading};
+use crate::scoring::{Hand, Meld, MeldKind, RuleSet, WinContext, best_reading};
 use crate::tile::Tile;
 
 /// Candidates kept per unit.
@@ -121,8 +121,9 @@ fn meld_candidates(dets: &[Detection], idx: &[usize], kind: GroupKind) -> Vec<Ca
     let mut v = Vec::new();
     match kind {
         GroupKind::Chow { claimed } => {
-            chow_candidates(dets, idx, claimed, &mut v);
-            same_face_candidates(dets, idx, |t| Meld::pung(t, claimed_from(claimed)), &mut v);
+            chow_candidates(dets, idx, usize::from(claimed), &mut v);
+            let from = claimed_from(usize::from(claimed), 3);
+            same_face_candidates(dets, idx, |t| Meld::pung(t, from), &mut v);
         }
         GroupKind::Pung { from } => {
             same_face_candidates(dets, idx, |t| Meld::pung(t, from), &mut v);
@@ -150,7 +151,7 @@ fn meld_candidates(dets: &[Detection], idx: &[usize], kind: GroupKind) -> Vec<Ca
 
 /// Every chow `idx` may be, each tile given the face of the chow's order that fits it best;
 /// `claimed` is where the sideways tile lies (0..3).
-fn chow_candidates(dets: &[Detection], idx: &[usize], claimed: u8, v: &mut Vec<Candidate>) {
+fn chow_candidates(dets: &[Detection], idx: &[usize], claimed: usize, v: &mut Vec<Candidate>) {
     if idx.len() != 3 {
         return;
     }
@@ -169,7 +170,7 @@ fn chow_candidates(dets: &[Detection], idx: &[usize], claimed: u8, v: &mut Vec<C
             .max_by(|a, b| a.0.total_cmp(&b.0));
         if let Some((s, p)) = best {
             let tiles: Vec<Tile> = p.iter().map(|&k| faces[k]).collect();
-            let claimed_face = tiles[usize::from(claimed).min(2)];
+            let claimed_face = tiles[claimed.min(2)];
             let claimed_idx = (claimed_face.rank() - t.rank()).min(2);
             v.push(Candidate {
                 logp: s,
@@ -202,31 +203,12 @@ fn same_face_candidates(
 pub fn kind_as_read(kind: GroupKind, meld: &Meld) -> GroupKind {
     match (kind, meld.kind) {
         (GroupKind::Chow { claimed }, MeldKind::Pung) => GroupKind::Pung {
-            from: claimed_from(claimed),
+            from: claimed_from(usize::from(claimed), 3),
         },
         (GroupKind::Pung { from }, MeldKind::Chow) => GroupKind::Chow {
-            claimed: claimed_at(from),
+            claimed: claimed_at(from) as u8,
         },
         _ => kind,
-    }
-}
-
-/// Who gave the sideways tile of a meld of three lying at `pos` (0..3): the rules lay it on
-/// the left from the left, in the middle from across, on the right from the right.
-fn claimed_from(pos: u8) -> Seat {
-    match pos {
-        0 => Seat::Left,
-        1 => Seat::Across,
-        _ => Seat::Right,
-    }
-}
-
-/// Where the sideways tile of a meld of three given by `from` lies (see `claimed_from`).
-fn claimed_at(from: Seat) -> u8 {
-    match from {
-        Seat::Left => 0,
-        Seat::Across => 1,
-        _ => 2,
     }
 }
 
@@ -514,6 +496,7 @@ fn canonical(h: &Hand) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scoring::Seat;
 
     /// The sideways tile keeps its place when the kind read differs from the layout's:
     /// on the left from the left player, in the middle from across, on the right from the

@@ -498,12 +498,22 @@ fn face_down_group(idx: Vec<usize>, down: usize, out: &mut TableReading) -> Grou
 
 /// Who gave the claimed tile of a meld of `n` tiles, from the claimed tile's place `pos` (left
 /// to right): the left player's on the left, across's in the middle, the right's on the right.
-fn claimed_from(pos: usize, n: usize) -> Seat {
+pub(super) fn claimed_from(pos: usize, n: usize) -> Seat {
     match (pos, n) {
         (0, _) => Seat::Left,
         (1, 3) => Seat::Across,
         (p, 4) if p == 1 || p == 2 => Seat::Across,
         _ => Seat::Right,
+    }
+}
+
+/// Where the claimed tile of a meld of three given by `from` lies, left to right: the
+/// inverse of `claimed_from` for three tiles.
+pub(super) fn claimed_at(from: Seat) -> usize {
+    match from {
+        Seat::Left => 0,
+        Seat::Across => 1,
+        _ => 2,
     }
 }
 
@@ -864,11 +874,7 @@ fn fourth_of_a_pung(dets: &[Detection], i: usize, groups: &mut [Group]) -> bool 
         } else {
             continue;
         };
-        let claimed = match from {
-            Seat::Left => 0,
-            Seat::Across => 1,
-            _ => 2,
-        } + usize::from(at == 0);
+        let claimed = claimed_at(from) + usize::from(at == 0);
         g.tiles.insert(at, i);
         g.kind = GroupKind::Kong {
             from: claimed_from(claimed, 4),
