@@ -39,8 +39,10 @@ class Table:
         self.x, self.y = origin
 
     def tile(self, face, sideways=False, down=False, p=0.97, alt=None, gap=2.0, y=None, orient=None, depth=None):
-        """One tile; `depth`, the face's height where it looks squeezed (lying low, seen from the seat)."""
-        w, h = (H, W) if sideways else (W, H if depth is None else depth)
+        """One tile; `depth`, an upright face's height where it looks squeezed (lying low, seen
+        from the seat; a sideways face squeezed alike)."""
+        squeeze = 1.0 if depth is None else depth / H
+        w, h = (H, W * squeeze) if sideways else (W, H * squeeze)
         x0 = self.x
         y0 = (self.y if y is None else y) + (H - h)  # sideways tiles sit on the row's base line
         corners = [[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]]
@@ -458,6 +460,18 @@ def main():
     t = seat_table("45667p33s", "5p", ["678s", "678m"], 120.0, None)
     write("seat_melds_lying_touching", "from the seat: two chows lying touching in front of the standing hand", t.dets,
           {"hand": "[678s,1][678m,1]45667p33s5p", "groups": ["hand", "chow", "chow", "winning"], "assumed_contains": "6 tiles lying in front of the standing hand read as 2 melds"})
+    # 20, 21. From the seat, a pung lying low whose claimed tile the finder turned along with
+    # an upright tile (the middle one, its box as narrow and deep as its neighbours'), and one
+    # whose upright tile it turned while leaving the claimed tile, wide and flat, upright.
+    for name, marks, want, what in [
+        ("seat_claimed_two_turned", [(False, None), (False, "left"), (True, None)], "[NNN,3]", "the middle tile turned too: the widest turned tile is the claimed one"),
+        ("seat_claimed_upright_turned", [(False, "left"), (True, "up"), (False, None)], "[NNN,2]", "the left tile turned though no wider than the others, the middle one wide and flat: the middle one is the claimed one"),
+    ]:
+        t = seat_table("123m456p789s1s", "1s", [], 60.0, None)
+        for wide, orient in marks:
+            t.tile("N", sideways=wide, orient=orient, depth=H / 2)
+        write(name, f"from the seat, a pung lying low: {what}", t.dets,
+              {"hand": f"{want}123m456p789s1s1s", "groups": ["hand", "pung", "winning"]})
     # 16, 17. The whole table in view: the winner's hand among the other players' melds,
     # discards and standing hands (backs), every player's tiles facing them.
     whole_table()

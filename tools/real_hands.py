@@ -202,6 +202,7 @@ def main():
     ap.add_argument("--scan-args", default="", help="more flags for suanfan scan, e.g. '--finder-model F.onnx'")
     ap.add_argument("--show", type=int, default=5, help="print this many failed hands in full")
     ap.add_argument("--seat", action="store_true", help="photograph the hands from the seat (seat_photo) instead of from above; melds lie without a turned tile, so who gave each is not asked)")
+    ap.add_argument("--save", type=Path, help="write each hand's expected notation and suanfan's JSON reading to this file, one JSON object a line")
     ap.add_argument("--turned", action="store_true", help="with --seat: each meld's claimed tile lies sideways where the rules put it, and who gave it is asked")
     args = ap.parse_args()
     if not (CAMERASH / "labels.csv").exists() or not CORPUS.exists():
@@ -253,6 +254,10 @@ def main():
     for line in run.stdout.splitlines():
         doc = json.loads(line)
         got[doc["image"]] = doc
+    if args.save:
+        with args.save.open("w") as f:
+            for path, (want, n_flowers, _) in expected.items():
+                f.write(json.dumps({"image": path, "want": want, "flowers": n_flowers, "read": got.get(path)}) + "\n")
     exact = tiles_right = tiles_total = flowers_right = scored = 0
     failures = []
     for path, (want, n_flowers, want_tiles) in expected.items():
