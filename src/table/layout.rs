@@ -566,9 +566,9 @@ fn across_signs(meld: &[Placed]) -> Vec<f32> {
         .collect()
 }
 
-/// The tile of a meld whose shape says it lies across the row (`ACROSS_SHAPE`), if one does.
-fn lying_across(meld: &[Placed]) -> Option<usize> {
-    let signs = across_signs(meld);
+/// The tile of a meld whose shape says it lies across the row (`ACROSS_SHAPE`), if one does,
+/// from its tiles' `across_signs`.
+fn lying_across(signs: &[f32]) -> Option<usize> {
     let best = (0..signs.len()).max_by(|&a, &b| signs[a].total_cmp(&signs[b]))?;
     let alone = (0..signs.len()).all(|k| k == best || signs[k] < NOT_ACROSS);
     (signs[best] >= ACROSS_SHAPE && alone).then_some(best)
@@ -584,7 +584,7 @@ fn claimed_tile(meld: &[Placed]) -> usize {
     let turned = sideways
         .max_by(|&a, &b| signs[a].total_cmp(&signs[b]))
         .unwrap_or(0);
-    match lying_across(meld) {
+    match lying_across(&signs) {
         Some(k) if signs[turned] < 1.0 => k,
         _ => turned,
     }
