@@ -121,7 +121,7 @@ const CLOSER_BELOW: f32 = 35.0;
 /// ... a long side (as decoded: a photo over 5 MP is decoded at half size) longer than a
 /// video frame's 1280 pixels: `live` keeps its speed (1280×720: 27 ms rather than 41 on 2
 /// cores, `cargo bench --bench scan`) ...
-const CLOSER_FROM: u32 = 1300;
+pub(super) const CLOSER_FROM: u32 = 1300;
 /// ... and at least this many tiles found by the fine look.
 const CLOSER_AMONG: usize = 3;
 /// The closer look reads this many of the typical tile's long side round the tiles the fine
