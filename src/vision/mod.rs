@@ -156,8 +156,12 @@ pub(super) const CROP_W: usize = 48;
 /// From this many crops on, they are cut on two threads (starting one costs tens of
 /// microseconds; a crop of a big tile, hundreds).
 const CUT_APART: usize = 4;
-/// Photos larger than this many pixels are refused (memory stays bounded).
+/// Photos larger than this many pixels are refused when they are decoded whole (PNG,
+/// progressive JPEG: its coefficients are all held, 600 MB at 200 MP) ...
 pub const MAX_PIXELS: u64 = 80_000_000;
+/// ... and baseline JPEGs (every phone's) over this: they are decoded at 1/8 above
+/// `MAX_PIXELS` (a phone's 200 MP mode, 16320×12240: 0.3 s, 32 MB).
+pub const MAX_JPEG_PIXELS: u64 = 260_000_000;
 /// The ONNX Runtime library the project is built and tested with.
 pub const ORT_LIBRARY: &str = "libonnxruntime.so.1.31.1";
 

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use image::{DynamicImage, ImageDecoder, ImageReader, RgbImage};
 
-use super::{MAX_PIXELS, VisionError};
+use super::{MAX_JPEG_PIXELS, MAX_PIXELS, VisionError};
 
 /// A decoded photo, possibly at a reduced scale: source pixel = image pixel × `scale`.
 #[derive(Debug)]
@@ -17,8 +17,9 @@ pub struct Photo {
 }
 
 /// Reads a photo (JPEG or PNG), honouring the EXIF orientation. Refuses images over
-/// `MAX_PIXELS` before decoding them. Large JPEGs are decoded at 1/2 or 1/4 scale (tiles stay
-/// far above the 64 px the classifier reads); coordinates are given back in source pixels.
+/// `MAX_PIXELS` (baseline JPEGs over `MAX_JPEG_PIXELS`) before decoding them. Large JPEGs are
+/// decoded at 1/2, 1/4 or 1/8 scale (tiles stay far above the 64 px the classifier reads);
+/// coordinates are given back in source pixels.
 pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     let err = |message: String| VisionError::Image {
         path: path.to_path_buf(),
@@ -33,10 +34,20 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     let (w, h) = reader
         .into_dimensions()
         .map_err(|e| err(format!("not a readable image: {e}")))?;
-    if u64::from(w) * u64::from(h) > MAX_PIXELS {
+    let limit = if jpeg && !is_progressive(&bytes) {
+        MAX_JPEG_PIXELS
+    } else {
+        MAX_PIXELS
+    };
+    if u64::from(w) * u64::from(h) > limit {
         return Err(err(format!(
-            "{w}×{h} is over {} megapixels: scale it down first",
-            MAX_PIXELS / 1_000_000
+            "{w}×{h} is over {} megapixels{}: scale it down first",
+            limit / 1_000_000,
+            if jpeg && limit == MAX_PIXELS {
+                " (a progressive JPEG is decoded whole; a baseline one may be larger)"
+            } else {
+                ""
+            }
         )));
     }
     let mut decoder = ImageReader::new(Cursor::new(&bytes[..]))
@@ -90,9 +101,21 @@ fn is_jpeg(format: Option<image::ImageFormat>, bytes: &[u8]) -> Result<bool, Str
     }
 }
 
-/// The factor a photo of `w` × `h` is decoded smaller by: 4 over 20 megapixels, 2 over 5, else 1.
+/// Whether a JPEG is progressive (its header read; `false` when it cannot be, and decoding
+/// then says what is wrong).
+fn is_progressive(bytes: &[u8]) -> bool {
+    let mut jd = jpeg_decoder::Decoder::new(Cursor::new(bytes));
+    jd.read_info().is_ok()
+        && jd
+            .info()
+            .is_some_and(|i| i.coding_process == jpeg_decoder::CodingProcess::DctProgressive)
+}
+
+/// The factor a photo of `w` × `h` is decoded smaller by: 8 over 80 megapixels, 4 over 20, 2
+/// over 5, else 1.
 fn reduction(w: u32, h: u32) -> u32 {
     match u64::from(w) * u64::from(h) {
+        p if p > MAX_PIXELS => 8,
         p if p > 20_000_000 => 4,
         p if p > 5_000_000 => 2,
         _ => 1,
@@ -197,6 +220,60 @@ mod tests {
         let mut trailer = full.clone();
         trailer.extend_from_slice(b"ftypmp42 motion photo data");
         assert!(jpeg_is_complete(&trailer));
+    }
+
+    #[test]
+    fn larger_photos_are_decoded_smaller() {
+        assert_eq!(reduction(640, 480), 1);
+        assert_eq!(reduction(4000, 3000), 2);
+        assert_eq!(reduction(8000, 6000), 4);
+        // A phone's 108 and 200 MP modes.
+        assert_eq!(reduction(12000, 9000), 8);
+        assert_eq!(reduction(16320, 12240), 8);
+    }
+
+    /// A JPEG of `w` × `h`, one colour (small and quick to write), in a file of its own.
+    fn write_jpeg(name: &str, w: u32, h: u32) -> std::path::PathBuf {
+        let p = std::env::temp_dir().join(format!("suanfan-{name}-{}.jpg", std::process::id()));
+        RgbImage::from_pixel(w, h, image::Rgb([60, 120, 90]))
+            .save(&p)
+            .unwrap_or_default();
+        p
+    }
+
+    #[test]
+    fn a_baseline_jpeg_over_80_megapixels_is_read_at_an_eighth() {
+        let p = write_jpeg("huge", 10400, 7800);
+        let photo = load_photo(&p);
+        let bytes = std::fs::read(&p).unwrap_or_default();
+        std::fs::remove_file(&p).unwrap_or_default();
+        let photo = photo.map_err(|e| e.to_string());
+        assert!(
+            photo
+                .as_ref()
+                .is_ok_and(|ph| ph.image.dimensions() == (1300, 975)
+                    && ph.scale == 8.0
+                    && ph.source_size == (10400, 7800)),
+            "{:?}",
+            photo.map(|ph| (ph.image.dimensions(), ph.scale, ph.source_size))
+        );
+        // The same header marked progressive (start of frame 2): decoded whole, so refused.
+        let mut progressive = bytes;
+        if let Some(i) = progressive.windows(2).position(|m| m == [0xFF, 0xC0]) {
+            progressive[i + 1] = 0xC2;
+        }
+        let q = std::env::temp_dir().join(format!("suanfan-prog-{}.jpg", std::process::id()));
+        std::fs::write(&q, &progressive).unwrap_or_default();
+        let e = load_photo(&q)
+            .map(|_| ())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        std::fs::remove_file(&q).unwrap_or_default();
+        assert!(
+            e.contains("over 80 megapixels") && e.contains("progressive"),
+            "{e}"
+        );
     }
 
     #[test]
