@@ -262,14 +262,7 @@ mod tests {
         if let Some(i) = progressive.windows(2).position(|m| m == [0xFF, 0xC0]) {
             progressive[i + 1] = 0xC2;
         }
-        let q = std::env::temp_dir().join(format!("suanfan-prog-{}.jpg", std::process::id()));
-        std::fs::write(&q, &progressive).unwrap_or_default();
-        let e = load_photo(&q)
-            .map(|_| ())
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_default();
-        std::fs::remove_file(&q).unwrap_or_default();
+        let e = refusal("prog", &progressive);
         assert!(
             e.contains("over 80 megapixels") && e.contains("progressive"),
             "{e}"
@@ -279,14 +272,20 @@ mod tests {
     #[test]
     fn a_truncated_jpeg_is_refused_with_a_message() {
         let full = jpeg(640, 480);
-        let p = std::env::temp_dir().join(format!("suanfan-cut-{}.jpg", std::process::id()));
-        std::fs::write(&p, &full[..full.len() / 2]).unwrap_or_default();
+        let e = refusal("cut", &full[..full.len() / 2]);
+        assert!(e.contains("truncated JPEG"), "{e}");
+    }
+
+    /// What `load_photo` says of a file holding `bytes` (empty when it reads it).
+    fn refusal(name: &str, bytes: &[u8]) -> String {
+        let p = std::env::temp_dir().join(format!("suanfan-{name}-{}.jpg", std::process::id()));
+        std::fs::write(&p, bytes).unwrap_or_default();
         let e = load_photo(&p)
             .map(|_| ())
             .err()
             .map(|e| e.to_string())
             .unwrap_or_default();
         std::fs::remove_file(&p).unwrap_or_default();
-        assert!(e.contains("truncated JPEG"), "{e}");
+        e
     }
 }
