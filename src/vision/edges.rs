@@ -74,10 +74,23 @@ pub(super) fn is_a_close_up(w: f32, h: f32, found: &[Detection]) -> bool {
 /// The shorter side of a tile's outline (not of its upright box, which a turned tile
 /// fills only in part).
 pub(super) fn short_side(d: &Detection) -> f32 {
+    let (across, along) = outline_sides(d);
+    across.min(along)
+}
+
+/// The longer side of a tile's outline.
+pub(super) fn long_side(d: &Detection) -> f32 {
+    let (across, along) = outline_sides(d);
+    across.max(along)
+}
+
+/// The lengths of a tile outline's top and left sides.
+fn outline_sides(d: &Detection) -> (f32, f32) {
     let [a, b, _, c] = d.corners;
-    (b[0] - a[0])
-        .hypot(b[1] - a[1])
-        .min((c[0] - a[0]).hypot(c[1] - a[1]))
+    (
+        (b[0] - a[0]).hypot(b[1] - a[1]),
+        (c[0] - a[0]).hypot(c[1] - a[1]),
+    )
 }
 
 #[cfg(test)]

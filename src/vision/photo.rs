@@ -34,21 +34,8 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     let (w, h) = reader
         .into_dimensions()
         .map_err(|e| err(format!("not a readable image: {e}")))?;
-    let limit = if jpeg && !is_progressive(&bytes) {
-        MAX_JPEG_PIXELS
-    } else {
-        MAX_PIXELS
-    };
-    if u64::from(w) * u64::from(h) > limit {
-        return Err(err(format!(
-            "{w}×{h} is over {} megapixels{}: scale it down first",
-            limit / 1_000_000,
-            if jpeg && limit == MAX_PIXELS {
-                " (a progressive JPEG is decoded whole; a baseline one may be larger)"
-            } else {
-                ""
-            }
-        )));
+    if let Some(message) = too_large((w, h), jpeg, &bytes) {
+        return Err(err(message));
     }
     let mut decoder = ImageReader::new(Cursor::new(&bytes[..]))
         .with_guessed_format()
@@ -99,6 +86,29 @@ fn is_jpeg(format: Option<image::ImageFormat>, bytes: &[u8]) -> Result<bool, Str
         )),
         None => Err("not a JPEG or PNG image".to_string()),
     }
+}
+
+/// Why a photo of `size` is refused, if it is: over `MAX_PIXELS` when it is decoded whole (a
+/// PNG, a progressive JPEG), over `MAX_JPEG_PIXELS` when it is a baseline JPEG. The header is
+/// read again only for photos over `MAX_PIXELS`.
+fn too_large((w, h): (u32, u32), jpeg: bool, bytes: &[u8]) -> Option<String> {
+    let pixels = u64::from(w) * u64::from(h);
+    if pixels <= MAX_PIXELS {
+        return None;
+    }
+    let whole = !jpeg || is_progressive(bytes);
+    let limit = if whole { MAX_PIXELS } else { MAX_JPEG_PIXELS };
+    (pixels > limit).then(|| {
+        format!(
+            "{w}×{h} is over {} megapixels{}: scale it down first",
+            limit / 1_000_000,
+            if jpeg && whole {
+                " (a progressive JPEG is decoded whole; a baseline one may be larger)"
+            } else {
+                ""
+            }
+        )
+    })
 }
 
 /// Whether a JPEG is progressive (its header read; `false` when it cannot be, and decoding

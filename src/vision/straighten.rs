@@ -8,6 +8,7 @@ use std::f32::consts::FRAC_PI_2;
 
 use image::{Rgb, RgbImage};
 
+use super::edges::long_side;
 use super::geometry::median;
 use super::sideways::surer;
 use super::{CLOSER_FROM, Recognizer, Timings, VisionError};
@@ -161,13 +162,6 @@ fn level_scale(found: &[Detection], long: f32) -> f32 {
     (KEEP_TILE / median(sides))
         .max(CLOSER_FROM as f32 / long)
         .min(1.0)
-}
-
-/// The longer side of a tile's outline.
-fn long_side(d: &Detection) -> f32 {
-    let [a, b, c, _] = d.corners;
-    let side = |p: [f32; 2], q: [f32; 2]| (p[0] - q[0]).hypot(p[1] - q[1]);
-    side(a, b).max(side(b, c))
 }
 
 /// The mean colour of a picture, from every 7th pixel.
