@@ -263,10 +263,9 @@ impl Rect {
 /// The sample points' column terms are worked out once per crop and each row's once per row
 /// (same sums in the same order, so the same values as working each out afresh).
 pub(super) fn sample_face(img: &RgbImage, corners: &[[f32; 2]; 4], mut crop: ArrayViewMut3<f32>) {
-    let (w, h) = img.dimensions();
-    if w == 0 || h == 0 {
+    let Some(pixels) = Bilinear::of(img) else {
         return;
-    }
+    };
     let FaceGrid { o, right, down, n } = FaceGrid::of(corners);
     let weight = 1.0 / (n * n) as f32;
     // Where each column's samples start: the corner plus the way along the top side.
@@ -283,18 +282,75 @@ pub(super) fn sample_face(img: &RgbImage, corners: &[[f32; 2]; 4], mut crop: Arr
         for sy in 0..n {
             let v = (y as f32 + (sy as f32 + 0.5) / n as f32) / CROP_H as f32;
             let along = [down[0] * v, down[1] * v];
-            for (k, col) in cols.iter().enumerate() {
-                add_bilinear(
-                    img,
-                    [col[0] + along[0], col[1] + along[1]],
-                    &mut sums[k / n],
-                );
+            for (sum, samples) in sums.iter_mut().zip(cols.chunks_exact(n)) {
+                // Summed in registers, not through memory at every sample.
+                let mut acc = *sum;
+                for col in samples {
+                    pixels.add([col[0] + along[0], col[1] + along[1]], &mut acc);
+                }
+                *sum = acc;
             }
         }
         for (x, sum) in sums.iter().enumerate() {
             for (c, a) in sum.iter().enumerate() {
                 crop[[c, y, x]] = a * weight;
             }
+        }
+    }
+}
+
+/// Each byte as a float, looked up: converting each took a quarter of the face cut's time.
+static AS_F32: [f32; 256] = {
+    let mut t = [0.0; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as f32;
+        i += 1;
+    }
+    t
+};
+
+/// A photo's pixels read bilinearly, its sizes worked out once.
+struct Bilinear<'a> {
+    raw: &'a [u8],
+    w: usize,
+    h: usize,
+    xmax: f32,
+    ymax: f32,
+}
+
+impl<'a> Bilinear<'a> {
+    /// `None` for an empty photo.
+    fn of(img: &'a RgbImage) -> Option<Bilinear<'a>> {
+        let (w, h) = (img.width() as usize, img.height() as usize);
+        (w > 0 && h > 0).then(|| Bilinear {
+            raw: img.as_raw(),
+            w,
+            h,
+            xmax: (w - 1) as f32,
+            ymax: (h - 1) as f32,
+        })
+    }
+
+    /// Adds the photo's colour at `at` (pixel centres at +0.5; clamped to the photo), weighed
+    /// bilinearly from its four nearest pixels, to `acc`.
+    #[inline]
+    fn add(&self, at: [f32; 2], acc: &mut [f32; 3]) {
+        let stride = self.w * 3;
+        let px = (at[0] - 0.5).clamp(0.0, self.xmax);
+        let py = (at[1] - 0.5).clamp(0.0, self.ymax);
+        let (x0, y0) = (px as usize, py as usize);
+        let dx = if x0 + 1 < self.w { 3 } else { 0 };
+        let dy = if y0 + 1 < self.h { stride } else { 0 };
+        let (fx, fy) = (px - x0 as f32, py - y0 as f32);
+        let (w00, w01) = ((1.0 - fx) * (1.0 - fy), fx * (1.0 - fy));
+        let (w10, w11) = ((1.0 - fx) * fy, fx * fy);
+        let i = y0 * stride + x0 * 3;
+        let (top, bottom) = (&self.raw[i..i + dx + 3], &self.raw[i + dy..i + dy + dx + 3]);
+        let (t0, t1, b0, b1) = (&top[..3], &top[dx..dx + 3], &bottom[..3], &bottom[dx..dx + 3]);
+        let f = |v: u8| AS_F32[usize::from(v)];
+        for c in 0..3 {
+            acc[c] += f(t0[c]) * w00 + f(t1[c]) * w01 + f(b0[c]) * w10 + f(b1[c]) * w11;
         }
     }
 }
@@ -317,28 +373,6 @@ impl FaceGrid {
             (right[0].hypot(right[1]) / CROP_W as f32).max(down[0].hypot(down[1]) / CROP_H as f32);
         let n = ((step / 2.0).ceil() as usize).clamp(1, 4);
         FaceGrid { o, right, down, n }
-    }
-}
-
-/// Adds the photo's colour at `at` (pixel centres at +0.5; clamped to the photo), weighed
-/// bilinearly from its four nearest pixels, to `acc`.
-#[inline]
-fn add_bilinear(img: &RgbImage, at: [f32; 2], acc: &mut [f32; 3]) {
-    let (w, h) = (img.width() as usize, img.height() as usize);
-    let stride = w * 3;
-    let px = (at[0] - 0.5).clamp(0.0, (w - 1) as f32);
-    let py = (at[1] - 0.5).clamp(0.0, (h - 1) as f32);
-    let (x0, y0) = (px as usize, py as usize);
-    let dx = if x0 + 1 < w { 3 } else { 0 };
-    let dy = if y0 + 1 < h { stride } else { 0 };
-    let (fx, fy) = (px - x0 as f32, py - y0 as f32);
-    let (w00, w01) = ((1.0 - fx) * (1.0 - fy), fx * (1.0 - fy));
-    let (w10, w11) = ((1.0 - fx) * fy, fx * fy);
-    let i = y0 * stride + x0 * 3;
-    let q = &img.as_raw()[i..i + dy + dx + 3];
-    for (c, a) in acc.iter_mut().enumerate() {
-        let p = |j: usize| f32::from(q[j + c]);
-        *a += p(0) * w00 + p(dx) * w01 + p(dy) * w10 + p(dy + dx) * w11;
     }
 }
 
