@@ -43,9 +43,10 @@ Gaussian blur of 0.2% of the long side; `@blur0.4`: 0.4%, any share in percent),
 size), `@turned` (turned a quarter, as a photo whose EXIF turn was lost), `@upside` (turned half
 round, as seen from across the table), `@tilt` (turned 20° anticlockwise, as by a phone held askew,
 grown to hold the whole picture and filled out with its mean colour; `@tilt10`: any degrees; the
-labels become the bounds of their boxes turned, which grow with a slanted tile's: the rf photos'
-heaps of tiles at all angles and the 14 stretched by the exporter, sheared by a turn, are read
-worse than a real photo would be). For example
+labels become the bounds of their tiles turned, from the corners each tile was drawn with in the
+sets this script draws, and from the labelled boxes in the rf photos, whose bounds grow with a
+slanted tile's: the rf photos' heaps of tiles at all angles and the 14 stretched by the
+exporter, sheared by a turn, are read worse than a real photo would be). For example
 `--sets rf-holdout@dark,rf-holdout@warm`.
 
 For each set: tile precision, recall and F1 (a tile counts as right when its outline overlaps
@@ -510,7 +511,8 @@ def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tup
 
 def tilted(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
     """`img` turned `degrees` anticlockwise (a phone held askew; `tilt` is 20), grown to hold all
-    of it and filled out with its mean colour; each label becomes the bounds of its box turned."""
+    of it and filled out with its mean colour; each label becomes the bounds of its tile turned
+    (of its box where the label keeps no corners: the rf photos')."""
     w, h = img.size
     fill = tuple(int(v) for v in np.asarray(img, dtype=np.float32).reshape(-1, 3).mean(axis=0))
     out = img.rotate(degrees, resample=Image.BICUBIC, expand=True, fillcolor=fill)
@@ -519,13 +521,12 @@ def tilted(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image,
     cx, cy, ox, oy = w / 2, h / 2, out.size[0] / 2, out.size[1] / 2
 
     def bounds(b):
-        # Anticlockwise on the screen (y down): x' = c x + s y, y' = -s x + c y about the centre.
-        pts = [(x - cx, y - cy) for x in (b[0], b[2]) for y in (b[1], b[3])]
-        xs = [ox + c * x + s * y for x, y in pts]
-        ys = [oy - s * x + c * y for x, y in pts]
-        return (min(xs), min(ys), max(xs), max(ys))
+        # Anticlockwise on the screen (y down): x' = c x + s y, y' = -s x + c y about the centre;
+        # from the corners the tile was drawn with where the label keeps them.
+        pts = [(x - cx, y - cy) for x, y in scenes.corners(b)]
+        return scenes.Bounds.of([(float(ox + c * x + s * y), float(oy - s * x + c * y)) for x, y in pts])
 
-    return out, [(f, tuple(float(v) for v in bounds(b))) for f, b in labels]
+    return out, [(f, bounds(b)) for f, b in labels]
 
 
 def main():

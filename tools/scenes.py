@@ -427,18 +427,41 @@ def make_scene(seed: int, size: int, bank, real: list | None = None, p_real: flo
     return s.finish()
 
 
+class Bounds(tuple):
+    """A label's upright bounds (x0, y0, x1, y1) that also keeps the four corners it was
+    drawn with (`quad`), so that turning it again starts from the tile, not from its bounds
+    (the bounds of turned bounds grow with each turn)."""
+
+    quad: list
+
+    @staticmethod
+    def of(quad: list) -> Bounds:
+        xs, ys = [p[0] for p in quad], [p[1] for p in quad]
+        b = Bounds((min(xs), min(ys), max(xs), max(ys)))
+        b.quad = quad
+        return b
+
+
+def corners(box) -> list:
+    """The four corners of a label's box: those it was drawn with when it keeps them."""
+    quad = getattr(box, "quad", None)
+    if quad is not None:
+        return quad
+    x0, y0, x1, y1 = box
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+
 def turned(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
     """`img` turned about its centre as a phone held a little askew turns it, and each label's
-    box the upright bounds of its turned corners."""
+    box the upright bounds of its turned corners (kept with them, `Bounds`)."""
     out = img.rotate(degrees, resample=Image.BILINEAR, fillcolor=img.getpixel((2, 2)))
     cx, cy, a = img.width / 2, img.height / 2, np.radians(degrees)
     # PIL turns counter-clockwise on screen: a point (x, y) goes to centre + R(-a) (p - centre).
     c, s = np.cos(a), np.sin(a)
     moved = []
-    for face, (x0, y0, x1, y1) in labels:
-        pts = [((x - cx) * c + (y - cy) * s + cx, -(x - cx) * s + (y - cy) * c + cy) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        moved.append((face, (min(xs), min(ys), max(xs), max(ys))))
+    for face, box in labels:
+        pts = [((x - cx) * c + (y - cy) * s + cx, -(x - cx) * s + (y - cy) * c + cy) for x, y in corners(box)]
+        moved.append((face, Bounds.of(pts)))
     return out, moved
 
 
