@@ -347,7 +347,12 @@ impl<'a> Bilinear<'a> {
         let (w10, w11) = ((1.0 - fx) * fy, fx * fy);
         let i = y0 * stride + x0 * 3;
         let (top, bottom) = (&self.raw[i..i + dx + 3], &self.raw[i + dy..i + dy + dx + 3]);
-        let (t0, t1, b0, b1) = (&top[..3], &top[dx..dx + 3], &bottom[..3], &bottom[dx..dx + 3]);
+        let (t0, t1, b0, b1) = (
+            &top[..3],
+            &top[dx..dx + 3],
+            &bottom[..3],
+            &bottom[dx..dx + 3],
+        );
         let f = |v: u8| AS_F32[usize::from(v)];
         for c in 0..3 {
             acc[c] += f(t0[c]) * w00 + f(t1[c]) * w01 + f(b0[c]) * w10 + f(b1[c]) * w11;
