@@ -11,8 +11,8 @@ use image::{Rgb, RgbImage};
 
 use super::edges::long_side;
 use super::geometry::median;
-use super::sideways::surer;
-use super::{CLOSER_FROM, Recognizer, Timings, VisionError, max};
+use super::sideways::{all_sure, surer};
+use super::{CLOSER_FROM, Recognizer, Timings, VisionError};
 use crate::detection::Detection;
 
 /// A picture is turned only with at least this many face-up tiles...
@@ -22,10 +22,9 @@ const MIN_SLANT: f32 = 6.0 * std::f32::consts::PI / 180.0;
 /// ...and at least this share of them within `AGREE` of their median slant.
 const MOSTLY: f32 = 0.6;
 const AGREE: f32 = 5.0 * std::f32::consts::PI / 180.0;
-/// A picture slanted less than this (radians: 15°)...
+/// A picture slanted less than this (radians: 15°) whose every face-up tile reads surely
+/// (`all_sure`) is not levelled.
 const A_LITTLE: f32 = 15.0 * std::f32::consts::PI / 180.0;
-/// ...whose every face-up tile is read at least this surely is not levelled.
-const SURE: f32 = 0.8;
 
 /// The levelled picture is scaled down no further than leaves its typical tile this long
 /// (pixels): 5 times the classifier's crop (at 160, a season's fine strokes read as a flower).
@@ -58,12 +57,12 @@ fn common_slant(found: &[Detection]) -> Option<f32> {
 }
 
 /// Whether the tiles `found`, most slanted by `slant`, may read better levelled: unless the
-/// slant is small (`A_LITTLE`) and every face-up tile reads surely (`SURE`). Of the 250 photos
-/// the eval sets level (69 of `few-new`'s 118 close-ups held askew), 22 read better levelled:
-/// each was slanted 15° or more or had a face read under 0.6. Leaving the 45 that are neither
-/// as read saves each the turn and a second reading (~45 ms for a 12 MP close-up).
+/// slant is small (`A_LITTLE`) and every face-up tile reads surely (`all_sure`). Of the 250
+/// photos the eval sets level (69 of `few-new`'s 118 close-ups held askew), 22 read better
+/// levelled: each was slanted 15° or more or had a face read under 0.6. Leaving the 45 that
+/// are neither as read saves each the turn and a second reading (~45 ms for a 12 MP close-up).
 fn worth_levelling(found: &[Detection], slant: f32) -> bool {
-    slant.abs() >= A_LITTLE || found.iter().any(|d| !d.face_down && max(&d.probs) < SURE)
+    slant.abs() >= A_LITTLE || !all_sure(found)
 }
 
 /// A map of the plane: x' = m0 x + m1 y + m2, y' = m3 x + m4 y + m5.
