@@ -516,17 +516,7 @@ def tilted(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image,
     w, h = img.size
     fill = tuple(int(v) for v in np.asarray(img, dtype=np.float32).reshape(-1, 3).mean(axis=0))
     out = img.rotate(degrees, resample=Image.BICUBIC, expand=True, fillcolor=fill)
-    a = np.radians(degrees)
-    c, s = np.cos(a), np.sin(a)
-    cx, cy, ox, oy = w / 2, h / 2, out.size[0] / 2, out.size[1] / 2
-
-    def bounds(b):
-        # Anticlockwise on the screen (y down): x' = c x + s y, y' = -s x + c y about the centre;
-        # from the corners the tile was drawn with where the label keeps them.
-        pts = [(x - cx, y - cy) for x, y in scenes.corners(b)]
-        return scenes.Bounds.of([(float(ox + c * x + s * y), float(oy - s * x + c * y)) for x, y in pts])
-
-    return out, [(f, bounds(b)) for f, b in labels]
+    return out, scenes.turned_labels(labels, degrees, (w / 2, h / 2), (out.size[0] / 2, out.size[1] / 2))
 
 
 def main():

@@ -451,18 +451,21 @@ def corners(box) -> list:
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
 
 
-def turned(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
-    """`img` turned about its centre as a phone held a little askew turns it, and each label's
-    box the upright bounds of its turned corners (kept with them, `Bounds`)."""
-    out = img.rotate(degrees, resample=Image.BILINEAR, fillcolor=img.getpixel((2, 2)))
-    cx, cy, a = img.width / 2, img.height / 2, np.radians(degrees)
-    # PIL turns counter-clockwise on screen: a point (x, y) goes to centre + R(-a) (p - centre).
+def turned_labels(labels: list, degrees: float, centre: tuple, to: tuple) -> list:
+    """`labels` turned `degrees` anticlockwise on the screen as PIL turns a picture, about
+    `centre`, which goes to `to`: each box the upright bounds of its turned corners, kept with
+    them (`Bounds`). A point (x, y) goes to to + R(-a) (p - centre)."""
+    (cx, cy), (ox, oy), a = centre, to, np.radians(degrees)
     c, s = np.cos(a), np.sin(a)
-    moved = []
-    for face, box in labels:
-        pts = [((x - cx) * c + (y - cy) * s + cx, -(x - cx) * s + (y - cy) * c + cy) for x, y in corners(box)]
-        moved.append((face, Bounds.of(pts)))
-    return out, moved
+    return [(face, Bounds.of([((x - cx) * c + (y - cy) * s + ox, -(x - cx) * s + (y - cy) * c + oy) for x, y in corners(box)])) for face, box in labels]
+
+
+def turned(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
+    """`img` turned about its centre as a phone held a little askew turns it, and its labels
+    with it (`turned_labels`)."""
+    out = img.rotate(degrees, resample=Image.BILINEAR, fillcolor=img.getpixel((2, 2)))
+    centre = (img.width / 2, img.height / 2)
+    return out, turned_labels(labels, degrees, centre, centre)
 
 
 if __name__ == "__main__":

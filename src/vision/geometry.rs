@@ -283,12 +283,9 @@ pub(super) fn sample_face(img: &RgbImage, corners: &[[f32; 2]; 4], mut crop: Arr
             let v = (y as f32 + (sy as f32 + 0.5) / n as f32) / CROP_H as f32;
             let along = [down[0] * v, down[1] * v];
             for (sum, samples) in sums.iter_mut().zip(cols.chunks_exact(n)) {
-                // Summed in registers, not through memory at every sample.
-                let mut acc = *sum;
                 for col in samples {
-                    pixels.add([col[0] + along[0], col[1] + along[1]], &mut acc);
+                    pixels.add([col[0] + along[0], col[1] + along[1]], sum);
                 }
-                *sum = acc;
             }
         }
         for (x, sum) in sums.iter().enumerate() {

@@ -17,7 +17,7 @@ const MOSTLY: f32 = 0.75;
 
 /// A face read at least this surely gains nothing from reading the photo again turned
 /// (here a quarter, level in `straighten.rs`).
-pub(super) const SURE: f32 = 0.8;
+const SURE: f32 = 0.8;
 
 /// Whether every face-up tile of `found` is read at `SURE` or more. Of the 77 evaluation
 /// photos turned a quarter and read again (rf-holdout with and without the added labels, as
