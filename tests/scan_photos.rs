@@ -680,6 +680,22 @@ fn a_close_up_of_a_slanted_tile_among_others_is_read() {
     assert!(wrong.is_empty(), "{wrong:?}");
 }
 
+/// A keyboard drawn lying askew on a table (`tools/draw_keyboard.py --seed 10`): no key is a
+/// tile, and the whole keyboard is no tile filling the picture either (read 1s at 0.94 while
+/// slanted tile-shaped boxes were read with nothing found beside them).
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+fn a_keyboard_is_no_tile() {
+    if !runtime() {
+        return;
+    }
+    let read = faces_read(&repo().join("tests/fixtures/keyboard.jpg"));
+    assert!(read.is_empty(), "a keyboard read as {read:?}");
+}
+
 /// The four corners of a tile of `scan --format json`.
 fn corners(tile: &serde_json::Value) -> Vec<[f32; 2]> {
     tile["corners"]
