@@ -43,6 +43,7 @@
 
 use image::RgbImage;
 
+use super::twice::in_outline;
 use super::{CONFIDENT, max, side};
 use crate::detection::Detection;
 
@@ -114,19 +115,10 @@ pub(super) fn neutral_share(img: &RgbImage, b: &[f32; 4]) -> f32 {
     share_of_neutral(img, b, |_| true)
 }
 
-/// The share of neutral pixels inside a tile's outline (a convex quadrilateral): a tile lying
+/// The share of neutral pixels inside a tile's outline (`twice::in_outline`): a tile lying
 /// slanted on a coloured table shows the table in its bounds' corners.
 fn neutral_share_inside(img: &RgbImage, d: &Detection) -> f32 {
-    let c = d.corners;
-    // The cross product of each side with the point: one sign all round inside a convex outline.
-    let cross = |i: usize, [x, y]: [f32; 2]| {
-        let ([ax, ay], [bx, by]) = (c[i], c[(i + 1) % 4]);
-        (bx - ax) * (y - ay) - (by - ay) * (x - ax)
-    };
-    share_of_neutral(img, &d.bounds(), |p| {
-        let s: [f32; 4] = std::array::from_fn(|i| cross(i, p));
-        s.iter().all(|&v| v >= 0.0) || s.iter().all(|&v| v <= 0.0)
-    })
+    share_of_neutral(img, &d.bounds(), |p| in_outline(p, &d.corners))
 }
 
 /// The share of neutral pixels among the points of a grid over the box `b` (NEUTRAL_SAMPLES a

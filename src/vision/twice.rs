@@ -84,12 +84,12 @@ pub(super) fn share_inside(a: &Detection, b: &Detection) -> f32 {
 }
 
 /// Whether point `p` lies inside the convex outline `c` (either winding).
-fn in_outline(p: [f32; 2], c: &[[f32; 2]; 4]) -> bool {
+pub(super) fn in_outline(p: [f32; 2], c: &[[f32; 2]; 4]) -> bool {
     let side = |k: usize| {
         let (a, b) = (c[k], c[(k + 1) % 4]);
         (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
     };
-    let s: Vec<f32> = (0..4).map(side).collect();
+    let s: [f32; 4] = std::array::from_fn(side);
     s.iter().all(|&v| v >= 0.0) || s.iter().all(|&v| v <= 0.0)
 }
 
