@@ -43,10 +43,10 @@ Gaussian blur of 0.2% of the long side; `@blur0.4`: 0.4%, any share in percent),
 size), `@turned` (turned a quarter, as a photo whose EXIF turn was lost), `@upside` (turned half
 round, as seen from across the table), `@tilt` (turned 20° anticlockwise, as by a phone held askew,
 grown to hold the whole picture and filled out with its mean colour; `@tilt10`: any degrees; the
-labels become the bounds of their tiles turned, from the corners each tile was drawn with in the
-sets this script draws, and from the labelled boxes in the rf photos, whose bounds grow with a
-slanted tile's: the rf photos' heaps of tiles at all angles and the 14 stretched by the
-exporter, sheared by a turn, are read worse than a real photo would be). For example
+tiles reported are turned back and judged against the labels where they lay before the turn,
+as the photo untouched is judged; the 13 rf photos the exporter stretched, sheared by a turn,
+are read worse than a real photo would be, and the rf sets give photos read exactly among them
+and among the others apart). For example
 `--sets rf-holdout@dark,rf-holdout@warm`.
 
 For each set: tile precision, recall and F1 (a tile counts as right when its outline overlaps
@@ -405,12 +405,20 @@ def counted(answer: dict, labels: list, backs_labelled: bool) -> tuple[list, lis
     """The tiles reported that count (face, upright bounds) and the labels that count: tiles cut
     by the picture's edge ("cut") or mostly inside an "unsure" label count neither way, nor
     backs where the labels have none."""
+    # A picture turned askew (`tilted`) is judged where it lay before the turn: the outlines
+    # reported are turned back and compared with the labels as they were. The bounds of a
+    # turned label would grow with its tile's own slant (rf labels are upright boxes) and
+    # count a tile outlined right as outlined off.
+    turn = next((getattr(box, "turn", None) for _, box in labels), None)
+    if turn is not None:
+        labels = [(face, box.before) for face, box in labels]
     preds = []
     for t in answer.get("tiles", []):
         back = t["tile"].startswith("back")
         if back and not backs_labelled:
             continue  # labels without face-down tiles: backs are neither right nor wrong
-        preds.append(("back" if back else t["tile"], tuple(outline_bounds(t["corners"]))))
+        outline = t["corners"] if turn is None else turned_back(t["corners"], turn)
+        preds.append(("back" if back else t["tile"], tuple(outline_bounds(outline))))
     cut = [box for face, box in labels if face == "cut"]
     unsure = [box for face, box in labels if face == "unsure"]
     labels = [lab for lab in labels if lab[0] not in ("cut", "unsure")]
@@ -516,7 +524,36 @@ def tilted(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image,
     w, h = img.size
     fill = tuple(int(v) for v in np.asarray(img, dtype=np.float32).reshape(-1, 3).mean(axis=0))
     out = img.rotate(degrees, resample=Image.BICUBIC, expand=True, fillcolor=fill)
-    return out, scenes.turned_labels(labels, degrees, (w / 2, h / 2), (out.size[0] / 2, out.size[1] / 2))
+    centre, to = (w / 2, h / 2), (out.size[0] / 2, out.size[1] / 2)
+    turned = scenes.turned_labels(labels, degrees, centre, to)
+    for (_, before), (_, after) in zip(labels, turned):
+        after.before, after.turn = before, (degrees, centre, to)
+    return out, turned
+
+
+def turned_back(corners, turn) -> list:
+    """Points of a picture turned by `tilted` (`turn`: its degrees, the centre it was turned
+    about, where that centre went) put back where they lay in the picture before the turn."""
+    degrees, (cx, cy), (ox, oy) = turn
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    return [(cx + (x - ox) * c - (y - oy) * s, cy + (x - ox) * s + (y - oy) * c) for x, y in corners]
+
+
+def stretched(labels: list) -> bool:
+    """Whether a photo is one the rf exporter stretched: its labelled tiles' median box (as
+    labelled, before any turn) over three times as long one way as the other."""
+    boxes = [getattr(box, "before", box) for _, box in labels]
+    ratios = [(b[2] - b[0]) / (b[3] - b[1]) for b in boxes if b[2] > b[0] and b[3] > b[1]]
+    return bool(ratios) and not 1 / 3 <= float(np.median(ratios)) <= 3
+
+
+def print_by_stretch(exact: collections.Counter) -> None:
+    """Photos read exactly among the rf photos the exporter stretched and among the others: a
+    stretched photo turned askew is sheared, as no camera takes a table."""
+    for kind, is_stretched in (("stretched by the exporter", True), ("not stretched", False)):
+        n = exact[is_stretched, True] + exact[is_stretched, False]
+        if n:
+            print(f"{'':<12} {kind}: {exact[is_stretched, True]} of {n} read exactly ({exact[is_stretched, True] / n:.0%})")
 
 
 def main():
@@ -579,6 +616,7 @@ def main():
             continue
         answers = realdata.scan(Path(args.bin), [p for p, _ in items], extra)
         R = P = G = E = LR = 0
+        exact_by_stretch = collections.Counter()
         kinds: collections.Counter = collections.Counter()
         ms = []
         detail = open(args.per_photo, "a") if args.per_photo else None
@@ -587,6 +625,7 @@ def main():
             ms.append(a.get("ms", {}).get("total", 0) if isinstance(a.get("ms"), dict) else a.get("ms", 0) or 0)
             r, pr, g, ex = score_photo(a, labels, faces_known=base != "camerash", backs_labelled=base in BACKS_LABELLED)
             R, P, G, E = R + r, P + pr, G + g, E + ex
+            exact_by_stretch[stretched(labels), ex] += 1
             LR += score_photo(a, labels, faces_known=False, backs_labelled=base in BACKS_LABELLED, any_face=True)[0]
             kinds += error_kinds(a, labels, backs_labelled=base in BACKS_LABELLED)
             if detail:
@@ -604,6 +643,8 @@ def main():
                 + (f"{down} face-down tiles reported (the labels have no backs: counted neither way)" if base not in BACKS_LABELLED
                    else f"{down} of them face down; {with_tiles} pictures with a tile reported")
             )
+        if base.startswith("rf-holdout"):
+            print_by_stretch(exact_by_stretch)
         for p, _ in items[: args.show]:
             subprocess.run([args.bin, "scan", *extra, str(p), "--annotate", str(p.with_suffix(".annotated.png"))], capture_output=True)
 
