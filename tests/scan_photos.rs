@@ -1072,3 +1072,46 @@ fn several_sets_of_models_live_in_one_process() {
         .unwrap_or_else(|e| panic!("a set of models after the others are gone: {e}"));
     assert_eq!(faces(&mut third), read);
 }
+
+/// A picture of many tiles: the sample's row four times, one under another (56 tiles, 112
+/// crops, which the classifier reads a few dozen at a time). Each row reads as the sample
+/// does, left to right, and no tile of a row is taken for the reflection of the one above it.
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+fn a_picture_of_many_tiles_reads_each_row_as_the_sample() {
+    use suanfan::vision::{Recognizer, VisionConfig};
+    if !runtime() {
+        return;
+    }
+    let sample = concealed_sample();
+    // The row lies between y = 190 and 310 of the 1280 × 960 sample.
+    let band = image::imageops::crop_imm(&sample, 0, 150, sample.width(), 200).to_image();
+    let mut many = image::RgbImage::new(sample.width(), 800);
+    for k in 0..4 {
+        image::imageops::replace(&mut many, &band, 0, 200 * k);
+    }
+    let mut rec = Recognizer::new(VisionConfig::default()).unwrap();
+    let rows = |img: &image::RgbImage, rec: &mut Recognizer, bands: usize| {
+        let (found, _) = rec.detect(img).unwrap();
+        let mut rows = vec![Vec::new(); bands];
+        for d in &found {
+            let [x, y] = d.center();
+            let band = ((y / img.height() as f32) * bands as f32) as usize;
+            rows[band.min(bands - 1)].push((x, format!("{:?}", d.top().map(|t| t.0))));
+        }
+        rows.into_iter()
+            .map(|mut r| {
+                r.sort_by(|a, b| a.0.total_cmp(&b.0));
+                r.into_iter().map(|(_, f)| f).collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
+    };
+    let alone = rows(&sample, &mut rec, 1).remove(0);
+    assert_eq!(alone.len(), 14, "{alone:?}");
+    for (k, row) in rows(&many, &mut rec, 4).iter().enumerate() {
+        assert_eq!(row, &alone, "row {k} of the picture of four rows");
+    }
+}
