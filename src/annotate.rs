@@ -340,8 +340,12 @@ fn draw_panel(img: &mut RgbImage, o: &ScanOutcome, fonts: &Fonts, x: f32) {
         x,
         y: 16.0,
     };
-    let rules = o.score.as_ref().map_or("", |s| s.rules.preset.name());
-    pen.say(&format!("suanfan {rules}"), 26.0, INK);
+    // The rule set the score was worked out under, by the name `--rules` takes.
+    let title = o.score.as_ref().map_or_else(
+        || "suanfan".to_string(),
+        |s| format!("suanfan · rules {}", s.rules.preset.name()),
+    );
+    pen.say(&title, 26.0, INK);
     match (&o.decoded.hand, &o.score) {
         (Some(hand), Some(s)) => write_score(&mut pen, hand, s),
         _ => pen.say("no valid winning hand read", 20.0, WARN),
