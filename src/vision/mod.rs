@@ -994,11 +994,11 @@ impl Recognizer {
         crops: &Array4<f32>,
     ) -> Result<Vec<Reading>, VisionError> {
         let n = crops.shape()[0] / 2;
-        let tight: Vec<usize> = (0..n).collect();
-        let mut reads = self.classify(&crops.select(ndarray::Axis(0), &tight))?;
+        let tight = crops.slice_axis(ndarray::Axis(0), ndarray::Slice::from(..n));
+        let mut reads = self.classify(tight)?;
         let doubtful: Vec<usize> = (0..n).filter(|&k| !reads[k].is_sure()).collect();
         let margins: Vec<usize> = doubtful.iter().map(|&k| n + k).collect();
-        let wider = self.classify(&crops.select(ndarray::Axis(0), &margins))?;
+        let wider = self.classify(crops.select(ndarray::Axis(0), &margins).view())?;
         for (&k, w) in doubtful.iter().zip(&wider) {
             reads[k].average_with(w);
         }
@@ -1007,10 +1007,13 @@ impl Recognizer {
 
     /// What the classifier reads in each of a batch of upright crops: more than two `BATCH`es
     /// of them are read `BATCH` at a time.
-    pub(super) fn classify(&mut self, crops: &Array4<f32>) -> Result<Vec<Reading>, VisionError> {
+    pub(super) fn classify(
+        &mut self,
+        crops: ndarray::ArrayView4<f32>,
+    ) -> Result<Vec<Reading>, VisionError> {
         let n = crops.shape()[0];
         if n <= 2 * BATCH {
-            return self.classify_batch(crops.view());
+            return self.classify_batch(crops);
         }
         let mut reads = Vec::with_capacity(n);
         for part in crops.axis_chunks_iter(ndarray::Axis(0), BATCH) {
