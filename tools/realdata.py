@@ -340,6 +340,57 @@ def paste_distractors(img: Image.Image, boxes: np.ndarray, rng: random.Random, k
 BLUR_SHARE = 0.3
 BLUR_MAX = 1.3
 NOISE_SHARE = 0.0
+# Share of the samples of an untouched photo (`turnable`: the exporter's validation photos we
+# train on; its train photos were already turned with their labels left upright) that are
+# turned by up to TURN_MAX degrees, so that the finder's turned outline learns real tiles'
+# angles (train_detector.py --real-turn; 0: none, as the shipped finder). On such photos a tile
+# whose box has the shape of most of the photo's boxes lies square with the picture: its
+# outline turned is known exactly, and trains the turned box too (`turn_known`); the others
+# (slanted in a heap, lying sideways) are neither tile nor background once turned.
+REAL_TURN = 0.0
+TURN_MAX = 35.0
+# How far (log of width over height) a box's shape may be from the photo's median to count
+# as lying square with the picture.
+SQUARE_SHAPE = 0.12
+
+
+# How far (degrees) the line from a tile to its nearest neighbour may be from the picture's axes
+# for the tile to count as lying square: a row running slantwise holds tiles all shaped alike
+# whose upright boxes are not their outlines.
+SQUARE_ROW = 5.0
+
+
+def square_tiles(boxes: np.ndarray) -> np.ndarray:
+    """Which boxes (N x 5, class and bounds) lie square with the picture: shaped as the
+    photo's median box and in line with their nearest neighbour along one of the picture's
+    axes, when at least 80% of them are (a photo of straight rows, not a heap)."""
+    if len(boxes) < 2:
+        return np.zeros(len(boxes), bool)
+    w = np.maximum(boxes[:, 3] - boxes[:, 1], 1e-3)
+    h = np.maximum(boxes[:, 4] - boxes[:, 2], 1e-3)
+    shape = np.log(w / h)
+    centres = np.stack([boxes[:, 1] + boxes[:, 3], boxes[:, 2] + boxes[:, 4]], 1) / 2
+    gaps = centres[:, None] - centres[None]
+    dist = np.hypot(gaps[..., 0], gaps[..., 1]) + np.eye(len(boxes)) * 1e9
+    near = gaps[np.arange(len(boxes)), dist.argmin(1)]
+    angle = np.degrees(np.arctan2(near[:, 1], near[:, 0]))
+    off_axis = np.abs((angle + 45) % 90 - 45)
+    square = (np.abs(shape - np.median(shape)) < SQUARE_SHAPE) & (off_axis < SQUARE_ROW)
+    return square if square.mean() >= 0.8 else np.zeros(len(boxes), bool)
+
+
+def _turned(img: Image.Image, corners: np.ndarray, degrees: float) -> tuple[Image.Image, np.ndarray]:
+    """The picture turned about its centre (grown to hold it all, transparent outside) and
+    the corners (N x 4 x 2) turned with it."""
+    w, h = img.size
+    out = img.convert("RGBA").rotate(degrees, resample=Image.BILINEAR, expand=True)
+    a = math.radians(degrees)
+    # PIL turns counter-clockwise on screen: in pixel coordinates (y down) a point turns by -a.
+    c, s = math.cos(a), math.sin(a)
+    x = corners[..., 0] - w / 2
+    y = corners[..., 1] - h / 2
+    turned = np.stack([x * c + y * s + out.width / 2, -x * s + y * c + out.height / 2], -1)
+    return out, turned.astype(np.float32)
 
 
 def _photo_effects(img: Image.Image, rng: random.Random) -> Image.Image:
@@ -382,6 +433,14 @@ def finder_sample(photo: dict, rng: random.Random, size: int = 320):
     b = boxes.copy()
     b[:, [1, 3]] *= nw / W
     b[:, [2, 4]] *= nh / H
+    square = square_tiles(boxes) if photo.get("turnable") and REAL_TURN > 0 else np.zeros(len(b), bool)
+    corners = np.stack([b[:, [1, 2]], b[:, [3, 2]], b[:, [3, 4]], b[:, [1, 4]]], 1)
+    turned = square.any() and rng.random() < REAL_TURN
+    if turned:
+        img, corners = _turned(img, corners, rng.uniform(-TURN_MAX, TURN_MAX))
+        nw, nh = img.size
+        b[:, 1:3] = corners.min(1)
+        b[:, 3:5] = corners.max(1)
     # Where the sample's window lies: around a random tile, or anywhere.
     if rng.random() < 0.75:
         t = b[rng.randrange(len(b))]
@@ -394,27 +453,39 @@ def finder_sample(photo: dict, rng: random.Random, size: int = 320):
     if nh <= size:
         y0 = -rng.randint(0, size - nh)
     canvas = scenes.background(size, rng)
-    canvas.paste(img.crop((max(0, x0), max(0, y0), min(nw, x0 + size), min(nh, y0 + size))), (max(0, -x0), max(0, -y0)))
+    piece = img.crop((max(0, x0), max(0, y0), min(nw, x0 + size), min(nh, y0 + size)))
+    canvas.paste(piece, (max(0, -x0), max(0, -y0)), piece if piece.mode == "RGBA" else None)
     b[:, [1, 3]] -= x0
     b[:, [2, 4]] -= y0
+    corners -= np.array([x0, y0], np.float32)
     area = (b[:, 3] - b[:, 1]) * (b[:, 4] - b[:, 2])
     cb = b.copy()
     cb[:, [1, 3]] = np.clip(cb[:, [1, 3]], 0, size)
     cb[:, [2, 4]] = np.clip(cb[:, [2, 4]], 0, size)
     vis = (cb[:, 3] - cb[:, 1]) * (cb[:, 4] - cb[:, 2]) / np.maximum(area, 1e-6)
-    keep = cb[vis >= 0.55]
-    # Partly cut tiles are neither tiles nor background: their region is ignored.
-    ignore = cb[(vis > 0.05) & (vis < 0.55)]
+    # Partly cut tiles are neither tiles nor background: their region is ignored; so are the
+    # tiles of a turned photo whose outline turned is not known.
+    seen = vis >= 0.55
+    if turned:
+        seen_unknown = seen & ~square
+        seen = seen & square
+    else:
+        seen_unknown = np.zeros(len(b), bool)
+    ignore = cb[((vis > 0.05) & (vis < 0.55)) | seen_unknown]
     if rng.random() < 0.3:
-        paste_distractors(canvas, keep, rng, int(max(8, target * rng.uniform(0.6, 1.4))), rng.randint(1, 3))
+        paste_distractors(canvas, cb[vis >= 0.55], rng, int(max(8, target * rng.uniform(0.6, 1.4))), rng.randint(1, 3))
     if rng.random() < 0.1:
         _glare(canvas, rng)
     canvas = _photo_effects(canvas, rng)
+    # A tile's turned outline is trained only where all of it is in the sample.
+    whole = vis >= 0.999
+    outlines = corners if turned else np.stack([cb[:, [1, 2]], cb[:, [3, 2]], cb[:, [3, 4]], cb[:, [1, 4]]], 1)
     tiles = [
-        {"corners": [(x0_, y0_), (x1_, y0_), (x1_, y1_), (x0_, y1_)], "face_down": False, "orientation": None}
-        for _, x0_, y0_, x1_, y1_ in keep.tolist()
+        {"corners": [tuple(p) for p in c.tolist()], "face_down": False, "orientation": None, "turn_known": bool(k)}
+        for c, k in zip(outlines[seen], (square & whole)[seen])
     ]
-    tiles += _judged_backs(photo.get("backs", ()), (nw / W, nh / H), (x0, y0), size)
+    if not turned:
+        tiles += _judged_backs(photo.get("backs", ()), (nw / W, nh / H), (x0, y0), size)
     return canvas, tiles, [tuple(r[1:]) for r in ignore.tolist()]
 
 

@@ -95,7 +95,8 @@ class Exported(nn.Module):
 
 def targets(tiles, ignore=(), down_known=True):
     """Maps for one scene. A tile whose orientation is None (real photos labelled with upright
-    boxes only) trains heat, box and offset but not orientation nor the turned box; where
+    boxes only) trains heat, box and offset but not orientation, nor the turned box unless its
+    outline is known (`turn_known`: realdata.finder_sample, a tile square with its photo); where
     face-down tiles are not labelled (down_known False) the face-down heat is not trained; the
     `ignore` rectangles (tiles cut by the picture's edge) are neither tile nor background."""
     heat = np.zeros((2, GRID, GRID), np.float32)
@@ -136,6 +137,7 @@ def targets(tiles, ignore=(), down_known=True):
         mask[iy, ix] = 1
         if t["orientation"] is not None:
             orient[iy, ix] = t["orientation"]
+        if t["orientation"] is not None or t.get("turn_known"):
             rbox[:, iy, ix] = turned_box(t["corners"])
             rmask[iy, ix] = 1
     return heat.astype(np.float16), box, orient.astype(np.int8), rbox.astype(np.float16), mask.astype(np.uint8), rmask.astype(np.uint8), train
@@ -201,6 +203,9 @@ def build(n: int, seed: int, workers: int = 0, real: float = 0.0, negative: floa
     if not crops:
         print("camerash-dev crops not found: scenes with drawn tiles only")
     photos = realdata.rf_photos("train") + realdata.rf_photos("valid-train") if real > 0 else []
+    # The exporter's validation photos are untouched: their square tiles' outlines are known.
+    for ph in photos:
+        ph["turnable"] = ph["path"].parent.parent.name == "valid"
     # The face-down tiles judged on the train photos (never the validation photos': they
     # check the back output, tools/rf_labels.py check-backs).
     judged: dict = {}
@@ -411,7 +416,7 @@ def export(net, args, TP, P, G) -> Path:
         "stride": STRIDE,
         "training": {
             "scenes": args.scenes, "real": args.real, "negative": args.negative, "closeup": args.closeup, "seat": args.seat, "seat_turned": args.seat_turned,
-            "negative_backdrops": args.negative_backdrops, "picture_tables": args.picture_tables, "init": Path(args.init).name if args.init else None,
+            "negative_backdrops": args.negative_backdrops, "picture_tables": args.picture_tables, "real_turn": args.real_turn, "init": Path(args.init).name if args.init else None,
             "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "width": args.width, "seed": args.seed, "qat": args.qat, "distill": args.distill,
         },
         "synthetic_val": {"precision": round(TP / max(P, 1), 4), "recall": round(TP / max(G, 1), 4)},
@@ -440,6 +445,7 @@ def main():
     ap.add_argument("--seat-turned", type=float, default=0.0, help="share of those seat scenes whose melds each lay a claimed tile sideways")
     ap.add_argument("--blur-share", type=float, help="share of the scenes blurred (default: 0.3 of the real-photo scenes, 0.4 of the drawn)")
     ap.add_argument("--blur-max", type=float, help="largest blur, Gaussian sigma in pixels of the 320-pixel scene (default: 1.3 real, 1.2 drawn)")
+    ap.add_argument("--real-turn", type=float, default=0.0, help="share of the samples of untouched real photos turned up to 35 degrees (realdata.REAL_TURN; 0: none)")
     ap.add_argument("--noise-share", type=float, default=0.0, help="share of the real-photo scenes given sensor noise as a dim photo brightened shows it")
     ap.add_argument("--init", help="start from this finder (ONNX) instead of from scratch")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
@@ -462,6 +468,7 @@ def main():
     if args.blur_max is not None:
         realdata.BLUR_MAX = synth.BLUR_MAX = args.blur_max
     realdata.NOISE_SHARE = args.noise_share
+    realdata.REAL_TURN = args.real_turn
     if args.threads:
         torch.set_num_threads(args.threads)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")

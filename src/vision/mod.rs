@@ -34,6 +34,7 @@ mod edges;
 mod exposure;
 mod fragments;
 mod geometry;
+mod grown;
 mod halves;
 mod lone;
 mod photo;
@@ -692,7 +693,9 @@ impl Recognizer {
         t.rejected = before - kept.len();
         let kept = twice::drop_tiles_found_twice(kept);
         let kept = reflections::drop_reflections(img, kept, self.either_way);
-        Ok((lone::drop_lone_doubts(kept, img), t))
+        let mut kept = lone::drop_lone_doubts(kept, img);
+        self.read_grown(img, &mut kept)?;
+        Ok((kept, t))
     }
 
     /// The tiles a look at twice the fine look's size finds where the fine look found none, in

@@ -1,0 +1,149 @@
+//! A face cut short: the finder's outline of a tile sometimes stops short of one of its ends
+//! (a 4s outlined over two of its four sticks, a 3m without its top stroke), and the face then
+//! reads as another (2s, 2m) and weakly. Once the tiles of a picture are settled, a face read
+//! under WEAK is cut again with its outline grown by GROW of its length past each of its four
+//! sides in turn, where the grown outline is not another tile's (at most OTHERS of it inside
+//! another outline); where one of those reads a higher number of the same suit, surer by GAIN,
+//! the tile takes that outline and reading. The same face read surer changes nothing (the
+//! outline was not short of it), nor does another suit, an honour or a flower: grown, a season
+//! of a set never trained on read weakly may read surer as a flower, squeezed into the crop.
+
+use super::twice::share_inside;
+use super::{Reading, Recognizer, VisionError, cut_faces, max};
+use crate::detection::Detection;
+use image::RgbImage;
+
+/// A face read under this is tried with its outline grown.
+const WEAK: f32 = 0.8;
+/// How far an outline grows past one side: this share of the tile's length across that side.
+const GROW: f32 = 0.35;
+/// A grown outline wins when its face reads at least this much surer.
+const GAIN: f32 = 0.15;
+/// A grown outline is tried only where at most this share of it lies inside another tile's.
+const OTHERS: f32 = 0.15;
+/// The classifier's suited faces come first: 1m..9m, 1p..9p, 1s..9s.
+const SUITED: usize = 27;
+
+/// The outline `corners` (clockwise from the face's top left) grown past its top, bottom,
+/// left and right side in turn; None where the grown outline leaves the `w` × `h` photo.
+fn grown_outlines(corners: &[[f32; 2]; 4], (w, h): (u32, u32)) -> [Option<[[f32; 2]; 4]>; 4] {
+    let [tl, tr, br, bl] = *corners;
+    let away = |p: [f32; 2], from: [f32; 2]| {
+        [
+            p[0] + (p[0] - from[0]) * GROW,
+            p[1] + (p[1] - from[1]) * GROW,
+        ]
+    };
+    let inside = |c: [[f32; 2]; 4]| {
+        c.iter()
+            .all(|p| (0.0..=w as f32).contains(&p[0]) && (0.0..=h as f32).contains(&p[1]))
+            .then_some(c)
+    };
+    [
+        inside([away(tl, bl), away(tr, br), br, bl]),
+        inside([tl, tr, away(br, tr), away(bl, tl)]),
+        inside([away(tl, tr), tr, br, away(bl, br)]),
+        inside([tl, away(tr, tl), away(br, bl), bl]),
+    ]
+}
+
+/// The grown outlines of tile `i` of `kept` that leave the other tiles alone, each with `i`.
+fn grown_tries(kept: &[Detection], i: usize, size: (u32, u32)) -> Vec<(usize, Detection)> {
+    grown_outlines(&kept[i].corners, size)
+        .into_iter()
+        .flatten()
+        .map(|corners| Detection {
+            corners,
+            ..kept[i].clone()
+        })
+        .filter(|grown| {
+            (0..kept.len())
+                .filter(|&j| j != i)
+                .all(|j| share_inside(grown, &kept[j]) <= OTHERS)
+        })
+        .map(|grown| (i, grown))
+        .collect()
+}
+
+impl Recognizer {
+    /// The face-up tiles of `kept` read under WEAK, read again with their outlines grown (see
+    /// the module's doc).
+    pub(super) fn read_grown(
+        &mut self,
+        img: &RgbImage,
+        kept: &mut [Detection],
+    ) -> Result<(), VisionError> {
+        let weak: Vec<usize> = (0..kept.len())
+            .filter(|&i| !kept[i].face_down && max(&kept[i].probs) < WEAK)
+            .filter(|&i| below_nine(&kept[i].probs))
+            .collect();
+        let tries: Vec<(usize, Detection)> = weak
+            .iter()
+            .flat_map(|&i| grown_tries(kept, i, img.dimensions()))
+            .collect();
+        if tries.is_empty() {
+            return Ok(());
+        }
+        let outlines: Vec<Detection> = tries.iter().map(|(_, d)| d.clone()).collect();
+        let every: Vec<usize> = (0..outlines.len()).collect();
+        let reads = self.classify_cuts(&cut_faces(img, &outlines, &every))?;
+        for &i in &weak {
+            let best = tries
+                .iter()
+                .zip(&reads)
+                .filter(|((j, _), _)| *j == i)
+                .max_by(|(_, a), (_, b)| max(&a.faces).total_cmp(&max(&b.faces)));
+            if let Some(((_, d), r)) = best {
+                if wins(r, &kept[i].probs) {
+                    kept[i].corners = d.corners;
+                    kept[i].probs = r.faces.clone();
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a reading's face is a suited one under 9 (one that a face cut short can be).
+fn below_nine(probs: &[f32]) -> bool {
+    let top = (0..probs.len()).max_by(|&a, &b| probs[a].total_cmp(&probs[b]));
+    top.is_some_and(|c| c < SUITED && c % 9 < 8)
+}
+
+/// Whether a grown outline's reading `r` beats the reading `before`: more of the same suit
+/// (a face cut short shows fewer of its pips or strokes, never another suit, honour or
+/// flower), GAIN surer, and more a face than no tile.
+fn wins(r: &Reading, before: &[f32]) -> bool {
+    let top = |p: &[f32]| (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let (Some(now), Some(was)) = (top(&r.faces), top(before)) else {
+        return false;
+    };
+    let more_of_the_suit = now < SUITED && now / 9 == was / 9 && now > was;
+    more_of_the_suit && max(&r.faces) >= max(before) + GAIN && max(&r.faces) > r.none
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn near(a: [[f32; 2]; 4], b: [[f32; 2]; 4]) -> bool {
+        a.iter()
+            .zip(&b)
+            .all(|(p, q)| (p[0] - q[0]).abs() < 1e-4 && (p[1] - q[1]).abs() < 1e-4)
+    }
+
+    #[test]
+    fn an_outline_grows_past_each_side_in_turn_and_not_out_of_the_photo() {
+        let c = [[10.0, 20.0], [30.0, 20.0], [30.0, 40.0], [10.0, 40.0]];
+        let g = grown_outlines(&c, (100, 100));
+        let top = [[10.0, 13.0], [30.0, 13.0], [30.0, 40.0], [10.0, 40.0]];
+        let bottom = [[10.0, 20.0], [30.0, 20.0], [30.0, 47.0], [10.0, 47.0]];
+        let left = [[3.0, 20.0], [30.0, 20.0], [30.0, 40.0], [3.0, 40.0]];
+        let right = [[10.0, 20.0], [37.0, 20.0], [37.0, 40.0], [10.0, 40.0]];
+        for (k, want) in [top, bottom, left, right].into_iter().enumerate() {
+            assert!(near(g[k].expect("inside"), want), "side {k}: {:?}", g[k]);
+        }
+        let edge = [[2.0, 20.0], [30.0, 20.0], [30.0, 40.0], [2.0, 40.0]];
+        assert!(grown_outlines(&edge, (100, 100))[2].is_none());
+    }
+}
