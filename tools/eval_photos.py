@@ -596,6 +596,9 @@ def main():
         "few-new": lambda: closeups_unseen(few=True),
     }
     lock = hold_cache()  # noqa: F841 (held until the run ends)
+    if args.per_photo:
+        # Each set appends its lines below; a file left by an earlier run starts empty.
+        open(args.per_photo, "w").close()
     print(f"{'set':<12} {'photos':>6} {'precision':>9} {'recall':>7} {'F1':>6} {'exact':>11} {'false tiles':>11} {'ms/photo':>8}  found (any face): P / R")
     for name in args.sets.split(","):
         base, _, how = name.partition("@")
