@@ -47,7 +47,8 @@ fn grown_outlines(corners: &[[f32; 2]; 4], (w, h): (u32, u32)) -> [Option<[[f32;
     ]
 }
 
-/// The grown outlines of tile `i` of `kept` that leave the other tiles alone, each with `i`.
+/// The grown outlines of tile `i` of `kept` that leave the other tiles alone, each with `i`
+/// (whose they are).
 fn grown_tries(kept: &[Detection], i: usize, size: (u32, u32)) -> Vec<(usize, Detection)> {
     grown_outlines(&kept[i].corners, size)
         .into_iter()
@@ -77,45 +78,43 @@ impl Recognizer {
             .filter(|&i| !kept[i].face_down && max(&kept[i].probs) < WEAK)
             .filter(|&i| below_nine(&kept[i].probs))
             .collect();
-        let tries: Vec<(usize, Detection)> = weak
+        let (owners, outlines): (Vec<usize>, Vec<Detection>) = weak
             .iter()
             .flat_map(|&i| grown_tries(kept, i, img.dimensions()))
-            .collect();
-        if tries.is_empty() {
+            .unzip();
+        if outlines.is_empty() {
             return Ok(());
         }
-        let outlines: Vec<Detection> = tries.iter().map(|(_, d)| d.clone()).collect();
         let every: Vec<usize> = (0..outlines.len()).collect();
         let reads = self.classify_cuts(&cut_faces(img, &outlines, &every))?;
         for &i in &weak {
-            let best = tries
-                .iter()
-                .zip(&reads)
-                .filter(|((j, _), _)| *j == i)
-                .max_by(|(_, a), (_, b)| max(&a.faces).total_cmp(&max(&b.faces)));
-            if let Some(((_, d), r)) = best {
-                if wins(r, &kept[i].probs) {
-                    kept[i].corners = d.corners;
-                    kept[i].probs = r.faces.clone();
-                }
+            let best = (0..outlines.len())
+                .filter(|&k| owners[k] == i)
+                .max_by(|&a, &b| max(&reads[a].faces).total_cmp(&max(&reads[b].faces)));
+            if let Some(k) = best.filter(|&k| wins(&reads[k], &kept[i].probs)) {
+                kept[i].corners = outlines[k].corners;
+                kept[i].probs = reads[k].faces.clone();
             }
         }
         Ok(())
     }
 }
 
+/// The class read most surely.
+fn top_class(probs: &[f32]) -> Option<usize> {
+    (0..probs.len()).max_by(|&a, &b| probs[a].total_cmp(&probs[b]))
+}
+
 /// Whether a reading's face is a suited one under 9 (one that a face cut short can be).
 fn below_nine(probs: &[f32]) -> bool {
-    let top = (0..probs.len()).max_by(|&a, &b| probs[a].total_cmp(&probs[b]));
-    top.is_some_and(|c| c < SUITED && c % 9 < 8)
+    top_class(probs).is_some_and(|c| c < SUITED && c % 9 < 8)
 }
 
 /// Whether a grown outline's reading `r` beats the reading `before`: more of the same suit
 /// (a face cut short shows fewer of its pips or strokes, never another suit, honour or
 /// flower), GAIN surer, and more a face than no tile.
 fn wins(r: &Reading, before: &[f32]) -> bool {
-    let top = |p: &[f32]| (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b]));
-    let (Some(now), Some(was)) = (top(&r.faces), top(before)) else {
+    let (Some(now), Some(was)) = (top_class(&r.faces), top_class(before)) else {
         return false;
     };
     let more_of_the_suit = now < SUITED && now / 9 == was / 9 && now > was;
