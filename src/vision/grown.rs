@@ -3,13 +3,16 @@
 //! reads as another (2s, 2m) and weakly. Once the tiles of a picture are settled, a face read
 //! under WEAK is cut again with its outline grown by GROW of its length past each of its four
 //! sides in turn, where the grown outline is not another tile's (at most OTHERS of it inside
-//! another outline); where one of those reads a higher number of the same suit, surer by GAIN,
+//! another outline); where one of those reads a higher number of the same suit (at most twice
+//! the number: a 1s grown into a 6s was a heap's fragment, `rf-holdout+@tilt` 0015), surer by GAIN,
 //! the tile takes that outline and reading. The same face read surer changes nothing (the
 //! outline was not short of it), nor does another suit, an honour or a flower: grown, a season
 //! of a set never trained on read weakly may read surer as a flower, squeezed into the crop.
+//! It runs once the reading of a photo is chosen (`stretch.rs`): run on every picture tried,
+//! it swayed which picture's reading was chosen (a photo held askew read level or as taken).
 
 use super::twice::share_inside;
-use super::{Reading, Recognizer, VisionError, cut_faces, max};
+use super::{Reading, Recognizer, VisionError, cut_faces, exposure, max};
 use crate::detection::Detection;
 use image::RgbImage;
 
@@ -69,22 +72,25 @@ fn grown_tries(kept: &[Detection], i: usize, size: (u32, u32)) -> Vec<(usize, De
 impl Recognizer {
     /// The face-up tiles of `kept` read under WEAK, read again with their outlines grown (see
     /// the module's doc).
+    /// The faces are cut from the photo evened as the first reading evened it (`exposure.rs`).
     pub(super) fn read_grown(
         &mut self,
         img: &RgbImage,
-        kept: &mut [Detection],
-    ) -> Result<(), VisionError> {
+        mut kept: Vec<Detection>,
+    ) -> Result<Vec<Detection>, VisionError> {
         let weak: Vec<usize> = (0..kept.len())
             .filter(|&i| !kept[i].face_down && max(&kept[i].probs) < WEAK)
             .filter(|&i| below_nine(&kept[i].probs))
             .collect();
         let (owners, outlines): (Vec<usize>, Vec<Detection>) = weak
             .iter()
-            .flat_map(|&i| grown_tries(kept, i, img.dimensions()))
+            .flat_map(|&i| grown_tries(&kept, i, img.dimensions()))
             .unzip();
         if outlines.is_empty() {
-            return Ok(());
+            return Ok(kept);
         }
+        let evened = exposure::evened(img);
+        let img = evened.as_ref().unwrap_or(img);
         let every: Vec<usize> = (0..outlines.len()).collect();
         let reads = self.classify_cuts(&cut_faces(img, &outlines, &every))?;
         for &i in &weak {
@@ -96,7 +102,7 @@ impl Recognizer {
                 kept[i].probs = reads[k].faces.clone();
             }
         }
-        Ok(())
+        Ok(kept)
     }
 }
 
@@ -110,15 +116,18 @@ fn below_nine(probs: &[f32]) -> bool {
     top_class(probs).is_some_and(|c| c < SUITED && c % 9 < 8)
 }
 
-/// Whether a grown outline's reading `r` beats the reading `before`: more of the same suit
-/// (a face cut short shows fewer of its pips or strokes, never another suit, honour or
-/// flower), GAIN surer, and more a face than no tile.
+/// Whether a grown outline's reading `r` beats the reading `before`: more of the same suit,
+/// at most twice as many (a face cut short shows fewer of its pips or strokes, never another
+/// suit, honour or flower, and not under half of them), GAIN surer, and more a face than no
+/// tile.
 fn wins(r: &Reading, before: &[f32]) -> bool {
     let (Some(now), Some(was)) = (top_class(&r.faces), top_class(before)) else {
         return false;
     };
-    let more_of_the_suit = now < SUITED && now / 9 == was / 9 && now > was;
-    more_of_the_suit && max(&r.faces) >= max(before) + GAIN && max(&r.faces) > r.none
+    let (n_now, n_was) = (now % 9 + 1, was % 9 + 1);
+    let same_suit = now < SUITED && now / 9 == was / 9;
+    let more_of_it = same_suit && n_now > n_was && n_now <= 2 * n_was;
+    more_of_it && max(&r.faces) >= max(before) + GAIN && max(&r.faces) > r.none
 }
 
 #[cfg(test)]
@@ -144,5 +153,31 @@ mod tests {
         }
         let edge = [[2.0, 20.0], [30.0, 20.0], [30.0, 40.0], [2.0, 40.0]];
         assert!(grown_outlines(&edge, (100, 100))[2].is_none());
+    }
+
+    /// Probabilities over the 42 faces: `p` on class `c`.
+    fn probs(c: usize, p: f32) -> Vec<f32> {
+        let mut v = vec![0.0; 42];
+        v[c] = p;
+        v
+    }
+
+    #[test]
+    fn a_grown_face_wins_with_up_to_twice_the_pips_of_its_suit_read_surer() {
+        let read = |c: usize, p: f32| Reading {
+            faces: probs(c, p),
+            none: 0.05,
+            back: 0.0,
+        };
+        // 2s (class 19) cut short of a 4s (21): won; a 3s (20) too.
+        assert!(wins(&read(21, 0.9), &probs(19, 0.5)));
+        assert!(wins(&read(20, 0.9), &probs(19, 0.5)));
+        // Not five sticks from two, nor another suit, nor a lower number, nor barely surer.
+        assert!(!wins(&read(22, 0.9), &probs(19, 0.5)));
+        assert!(!wins(&read(12, 0.9), &probs(19, 0.5)));
+        assert!(!wins(&read(18, 0.9), &probs(19, 0.5)));
+        assert!(!wins(&read(21, 0.6), &probs(19, 0.5)));
+        // A 1s (18) grown into a 6s (23): a heap's fragment, not a face cut short.
+        assert!(!wins(&read(23, 0.7), &probs(18, 0.3)));
     }
 }

@@ -617,14 +617,16 @@ impl Recognizer {
     }
 
     /// Finds and reads every tile of a picture taken as it is: one pass of every look, for
-    /// video frames, without tiles far too small for the others (`dwarfs.rs`). Photos go
+    /// video frames, without tiles far too small for the others (`dwarfs.rs`), faces cut short
+    /// read again grown (`grown.rs`). Photos go
     /// through [`Recognizer::detect`], which also undoes a stretch.
     pub fn detect_frame(
         &mut self,
         img: &RgbImage,
     ) -> Result<(Vec<Detection>, Timings), VisionError> {
         let (found, t) = self.first_read(img)?;
-        Ok((dwarfs::drop_dwarfs(found), t))
+        let found = dwarfs::drop_dwarfs(found);
+        Ok((self.read_grown(img, found)?, t))
     }
 
     /// The first reading of a photo or frame: whether it is soft is decided anew.
@@ -693,9 +695,7 @@ impl Recognizer {
         t.rejected = before - kept.len();
         let kept = twice::drop_tiles_found_twice(kept);
         let kept = reflections::drop_reflections(img, kept, self.either_way);
-        let mut kept = lone::drop_lone_doubts(kept, img);
-        self.read_grown(img, &mut kept)?;
-        Ok((kept, t))
+        Ok((lone::drop_lone_doubts(kept, img), t))
     }
 
     /// The tiles a look at twice the fine look's size finds where the fine look found none, in

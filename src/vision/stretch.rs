@@ -88,15 +88,16 @@ impl Recognizer {
     /// almost nothing as it is. See [`Recognizer::detect_frame`] for video frames.
     /// A photo whose tiles mostly lie sideways is read again turned a quarter (`sideways.rs`),
     /// one held askew turned level (`straighten.rs`). A tile found as two halves is joined first (`halves.rs`) and a big tile found as a part
-    /// of itself is grown (`fragments.rs`); last, a picture still without a confident tile is
-    /// read as one tile filling it (`whole.rs`).
+    /// of itself is grown (`fragments.rs`); a picture still without a confident tile is read as
+    /// one tile filling it (`whole.rs`). Last, a face cut short is read again grown (`grown.rs`).
     pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
         let (found, mut t) = self.first_read(img)?;
         let found = self.upright_sideways(img, found, &mut t)?;
         let found = self.level_askew(img, found, &mut t)?;
         let found = self.read_hard_pictures(img, found, &mut t)?;
         let (w, h) = (img.width() as f32, img.height() as f32);
-        Ok((drop_dwarfs(drop_cut_neighbours(w, h, found)), t))
+        let found = drop_dwarfs(drop_cut_neighbours(w, h, found));
+        Ok((self.read_grown(img, found)?, t))
     }
 
     /// The halves of a tile joined and the parts of big tiles grown; then, while too few
