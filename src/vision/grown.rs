@@ -4,10 +4,11 @@
 //! under WEAK is cut again with its outline grown by GROW of its length past each of its four
 //! sides in turn, where the grown outline is not another tile's (at most OTHERS of it inside
 //! another outline); where one of those reads a higher number of the same suit (at most twice
-//! the number: a 1s grown into a 6s was a heap's fragment, `rf-holdout+@tilt` 0015), surer by GAIN,
-//! the tile takes that outline and reading. The same face read surer changes nothing (the
-//! outline was not short of it), nor does another suit, an honour or a flower: grown, a season
-//! of a set never trained on read weakly may read surer as a flower, squeezed into the crop.
+//! the number: a 1s grown into a 6s was a heap's fragment, `rf-holdout+@tilt` 0015), surer by
+//! GAIN (or by half the doubt left), the tile takes that outline and reading. The same face
+//! read surer changes nothing (the outline was not short of it), nor does another suit, an
+//! honour or a flower: grown, a season of a set never trained on read weakly may read surer as
+//! a flower, squeezed into the crop.
 //! It runs once the reading of a photo is chosen (`stretch.rs`): run on every picture tried,
 //! it swayed which picture's reading was chosen (a photo held askew read level or as taken).
 
@@ -118,7 +119,8 @@ fn below_nine(probs: &[f32]) -> bool {
 
 /// Whether a grown outline's reading `r` beats the reading `before`: more of the same suit,
 /// at most twice as many (a face cut short shows fewer of its pips or strokes, never another
-/// suit, honour or flower, and not under half of them), GAIN surer, and more a face than no
+/// suit, honour or flower, and not under half of them), GAIN surer (or half the doubt left,
+/// where that is less: a face read 0.79 need not be read 0.94), and more a face than no
 /// tile.
 fn wins(r: &Reading, before: &[f32]) -> bool {
     let (Some(now), Some(was)) = (top_class(&r.faces), top_class(before)) else {
@@ -127,7 +129,9 @@ fn wins(r: &Reading, before: &[f32]) -> bool {
     let (n_now, n_was) = (now % 9 + 1, was % 9 + 1);
     let same_suit = now < SUITED && now / 9 == was / 9;
     let more_of_it = same_suit && n_now > n_was && n_now <= 2 * n_was;
-    more_of_it && max(&r.faces) >= max(before) + GAIN && max(&r.faces) > r.none
+    let (p, was_p) = (max(&r.faces), max(before));
+    let surer = p >= was_p + GAIN.min((1.0 - was_p) / 2.0);
+    more_of_it && surer && p > r.none
 }
 
 #[cfg(test)]
@@ -177,6 +181,9 @@ mod tests {
         assert!(!wins(&read(12, 0.9), &probs(19, 0.5)));
         assert!(!wins(&read(18, 0.9), &probs(19, 0.5)));
         assert!(!wins(&read(21, 0.6), &probs(19, 0.5)));
+        // Near WEAK, half the doubt left is enough: 0.79 -> 0.90, not 0.88.
+        assert!(wins(&read(21, 0.90), &probs(19, 0.79)));
+        assert!(!wins(&read(21, 0.88), &probs(19, 0.79)));
         // A 1s (18) grown into a 6s (23): a heap's fragment, not a face cut short.
         assert!(!wins(&read(23, 0.7), &probs(18, 0.3)));
     }
