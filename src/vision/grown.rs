@@ -72,8 +72,8 @@ fn grown_tries(kept: &[Detection], i: usize, size: (u32, u32)) -> Vec<(usize, De
 
 impl Recognizer {
     /// The face-up tiles of `kept` read under WEAK, read again with their outlines grown (see
-    /// the module's doc).
-    /// The faces are cut from the photo evened as the first reading evened it (`exposure.rs`).
+    /// the module's doc). The faces are cut from the photo evened as the first reading evened
+    /// it (`exposure.rs`; evened again here, only where a face is tried).
     pub(super) fn read_grown(
         &mut self,
         img: &RgbImage,

@@ -618,8 +618,8 @@ impl Recognizer {
 
     /// Finds and reads every tile of a picture taken as it is: one pass of every look, for
     /// video frames, without tiles far too small for the others (`dwarfs.rs`), faces cut short
-    /// read again grown (`grown.rs`). Photos go
-    /// through [`Recognizer::detect`], which also undoes a stretch.
+    /// read again grown (`grown.rs`). Photos go through [`Recognizer::detect`], which also
+    /// undoes a stretch.
     pub fn detect_frame(
         &mut self,
         img: &RgbImage,

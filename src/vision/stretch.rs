@@ -87,9 +87,10 @@ impl Recognizer {
     /// Finds and reads every tile of a photo, undoing a stretch of the picture when it gives
     /// almost nothing as it is. See [`Recognizer::detect_frame`] for video frames.
     /// A photo whose tiles mostly lie sideways is read again turned a quarter (`sideways.rs`),
-    /// one held askew turned level (`straighten.rs`). A tile found as two halves is joined first (`halves.rs`) and a big tile found as a part
-    /// of itself is grown (`fragments.rs`); a picture still without a confident tile is read as
-    /// one tile filling it (`whole.rs`). Last, a face cut short is read again grown (`grown.rs`).
+    /// one held askew turned level (`straighten.rs`). A tile found as two halves is joined first
+    /// (`halves.rs`) and a big tile found as a part of itself is grown (`fragments.rs`); a
+    /// picture still without a confident tile is read as one tile filling it (`whole.rs`).
+    /// Last, a face cut short is read again grown (`grown.rs`).
     pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
         let (found, mut t) = self.first_read(img)?;
         let found = self.upright_sideways(img, found, &mut t)?;
