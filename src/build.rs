@@ -3,7 +3,9 @@
 //! beside the repository, and `no_onnxruntime` when the ONNX Runtime library is in none of the
 //! places suanfan looks (unless `SUANFAN_REQUIRE_ONNXRUNTIME` is set: then the tests run and fail),
 //! `no_ffmpeg` when the `ffmpeg` program does not run (unless `SUANFAN_REQUIRE_FFMPEG` is set),
-//! and `no_xvfb` when there is no `Xvfb` to open the window in (unless `SUANFAN_REQUIRE_XVFB`).
+//! `no_xvfb` when there is no `Xvfb` to open the window in (unless `SUANFAN_REQUIRE_XVFB`), and
+//! `no_heif` when libheif's `heif-enc` and `heif-convert` are not both there to make and read a
+//! HEIC photo (unless `SUANFAN_REQUIRE_HEIF`).
 
 use std::path::PathBuf;
 
@@ -15,7 +17,7 @@ const ORT_LIBRARY: &str = "libonnxruntime.so.1.31.1";
 
 fn main() {
     println!(
-        "cargo::rustc-check-cfg=cfg(no_shared, no_onnxruntime, no_ffmpeg, no_xvfb, embedded_font)"
+        "cargo::rustc-check-cfg=cfg(no_shared, no_onnxruntime, no_ffmpeg, no_xvfb, no_heif, embedded_font)"
     );
     #[cfg(feature = "vision")]
     embed_font();
@@ -34,6 +36,7 @@ fn main() {
         "SUANFAN_REQUIRE_ONNXRUNTIME",
         "SUANFAN_REQUIRE_FFMPEG",
         "SUANFAN_REQUIRE_XVFB",
+        "SUANFAN_REQUIRE_HEIF",
         "PATH",
     ] {
         println!("cargo::rerun-if-env-changed={v}");
@@ -68,6 +71,16 @@ fn main() {
         .is_ok();
     if !xvfb && env("SUANFAN_REQUIRE_XVFB").is_none() {
         println!("cargo::rustc-cfg=no_xvfb");
+    }
+    let runs = |program: &str| {
+        std::process::Command::new(program)
+            .arg("--help")
+            .output()
+            .is_ok()
+    };
+    let heif = runs("heif-enc") && runs("heif-convert");
+    if !heif && env("SUANFAN_REQUIRE_HEIF").is_none() {
+        println!("cargo::rustc-cfg=no_heif");
     }
 }
 

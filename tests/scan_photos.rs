@@ -680,6 +680,108 @@ fn a_close_up_of_a_slanted_tile_among_others_is_read() {
     assert!(wrong.is_empty(), "{wrong:?}");
 }
 
+/// The hand `suanfan scan` reads in a picture, canonical, or its error.
+fn hand_read(path: &Path) -> String {
+    let out = scan(&[path.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    match (v["hand"].as_str(), v["error"].as_str()) {
+        (Some(hand), _) => canonical(hand),
+        (None, error) => format!("no hand: {error:?} {}", v["issues"]),
+    }
+}
+
+/// A sample photo saved as a WebP (lossless: the encoder `image` has) reads as the JPEG.
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+fn a_webp_photo_reads_as_the_jpeg() {
+    if !runtime() {
+        return;
+    }
+    let jpeg = repo().join("datasets/samples/hand-melds.jpg");
+    let webp = std::env::temp_dir().join(format!("suanfan-{}.webp", std::process::id()));
+    image::open(&jpeg).unwrap().to_rgb8().save(&webp).unwrap();
+    let (got, want) = (hand_read(&webp), hand_read(&jpeg));
+    std::fs::remove_file(&webp).ok();
+    assert_eq!(got, want);
+}
+
+/// A sample photo made a HEIC by libheif (`heif-enc`, as an iPhone stores its photos) reads
+/// as the JPEG; a HEIC cut short, and any HEIC where `heif-convert` is missing, give a message
+/// naming the problem and the fix, and the run goes on.
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+#[cfg_attr(
+    no_heif,
+    ignore = "libheif's heif-enc and heif-convert not installed (apt install libheif-examples)"
+)]
+fn a_heic_photo_reads_as_the_jpeg_and_a_bad_one_says_why() {
+    if !runtime() {
+        return;
+    }
+    let jpeg = repo().join("datasets/samples/hand-melds.jpg");
+    let dir = std::env::temp_dir().join(format!("suanfan-heic-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let heic = dir.join("hand.heic");
+    let made = Command::new("heif-enc")
+        .args(["-q", "90", "-o"])
+        .arg(&heic)
+        .arg(&jpeg)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    assert_eq!(hand_read(&heic), hand_read(&jpeg));
+
+    let bytes = std::fs::read(&heic).unwrap();
+    let cut = dir.join("cut.heic");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let out = scan(&[
+        cut.to_str().unwrap(),
+        heic.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a failed image makes the exit code 1"
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    let error = lines[0]["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("cut.heic") && error.contains("HEIF"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1]["hand"].is_string(), "{}", lines[1]);
+
+    let alone = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .args(["scan", heic.to_str().unwrap(), "--format", "json"])
+        .env("PATH", &dir)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&alone.stdout).unwrap();
+    let error = v["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("heif-convert") && error.contains("apt install libheif-examples"),
+        "{v}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A keyboard drawn lying askew on a table (`tools/draw_keyboard.py --seed 10`): no key is a
 /// tile, and the whole keyboard is no tile filling the picture either (read 1s at 0.94 while
 /// slanted tile-shaped boxes were read with nothing found beside them).

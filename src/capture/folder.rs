@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use super::{CaptureError, Frame, FrameSource};
 use crate::vision::load_photo;
 
-/// Image files (JPEG, PNG) played as frames.
+/// Image files (JPEG, PNG, WebP, HEIC) played as frames.
 #[derive(Debug)]
 pub struct Folder {
     name: String,
@@ -16,12 +16,15 @@ pub struct Folder {
 
 /// Whether a file name looks like an image this program reads.
 pub fn is_image_name(p: &Path) -> bool {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "jpg" | "jpeg" | "png"))
+    p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        matches!(
+            e.to_ascii_lowercase().as_str(),
+            "jpg" | "jpeg" | "png" | "webp" | "heic" | "heif" | "avif"
+        )
+    })
 }
 
-/// The JPEG and PNG files of `dir`, sorted by name; an error when it cannot be listed or
+/// The images of `dir` (`is_image_name`), sorted by name; an error when it cannot be listed or
 /// holds none.
 pub fn images_in(dir: &Path) -> Result<Vec<PathBuf>, CaptureError> {
     let entries = std::fs::read_dir(dir)
@@ -41,7 +44,7 @@ pub fn images_in(dir: &Path) -> Result<Vec<PathBuf>, CaptureError> {
 }
 
 impl Folder {
-    /// Every JPEG and PNG of `dir`, sorted by name; `fps` sets their times.
+    /// Every image of `dir` (`is_image_name`), sorted by name; `fps` sets their times.
     pub fn open(dir: &Path, fps: f64) -> Result<Folder, CaptureError> {
         let files = images_in(dir)?;
         Ok(Folder {

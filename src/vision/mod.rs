@@ -36,6 +36,7 @@ mod fragments;
 mod geometry;
 mod grown;
 mod halves;
+mod heif;
 mod lone;
 mod photo;
 mod reflections;

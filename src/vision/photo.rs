@@ -1,11 +1,12 @@
-//! Decoding photos: EXIF orientation, reduced-scale decoding of large JPEGs, size limits.
+//! Decoding photos: JPEG, PNG and WebP (HEIF through `heif.rs`), EXIF orientation,
+//! reduced-scale decoding of large JPEGs, size limits.
 
 use std::io::Cursor;
 use std::path::Path;
 
 use image::{DynamicImage, ImageDecoder, ImageReader, RgbImage};
 
-use super::{MAX_JPEG_PIXELS, MAX_PIXELS, VisionError};
+use super::{MAX_JPEG_PIXELS, MAX_PIXELS, VisionError, heif};
 
 /// A decoded photo, possibly at a reduced scale: source pixel = image pixel × `scale`.
 #[derive(Debug)]
@@ -16,10 +17,10 @@ pub struct Photo {
     pub source_size: (u32, u32),
 }
 
-/// Reads a photo (JPEG or PNG), honouring the EXIF orientation. Refuses images over
-/// `MAX_PIXELS` (baseline JPEGs over `MAX_JPEG_PIXELS`) before decoding them. Large JPEGs are
-/// decoded at 1/2, 1/4 or 1/8 scale (tiles stay far above the 64 px the classifier reads);
-/// coordinates are given back in source pixels.
+/// Reads a photo (JPEG, PNG or WebP; HEIC, HEIF and AVIF through `heif.rs`), honouring its
+/// orientation. Refuses images over `MAX_PIXELS` (baseline JPEGs over `MAX_JPEG_PIXELS`) before
+/// decoding them. Large JPEGs are decoded at 1/2, 1/4 or 1/8 scale (tiles stay far above the 64
+/// px the classifier reads); coordinates are given back in source pixels.
 pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     let err = |message: String| VisionError::Image {
         path: path.to_path_buf(),
@@ -27,31 +28,43 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     };
     // Read once: the checks and the decoders all work on these bytes.
     let bytes = std::fs::read(path).map_err(|e| err(format!("cannot open: {e}")))?;
-    let reader = ImageReader::new(Cursor::new(&bytes[..]))
+    if heif::is_heif(&bytes) {
+        // libheif has turned the pixels already: the EXIF turn it copies is not applied again.
+        let jpeg = heif::to_jpeg(path).map_err(err)?;
+        return decode(&jpeg, false).map_err(err);
+    }
+    decode(&bytes, true).map_err(err)
+}
+
+/// The photo in `bytes`, turned as its EXIF orientation says where `exif_turn`.
+fn decode(bytes: &[u8], exif_turn: bool) -> Result<Photo, String> {
+    let reader = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
-        .map_err(|e| err(format!("cannot read: {e}")))?;
-    let jpeg = is_jpeg(reader.format(), &bytes).map_err(err)?;
+        .map_err(|e| format!("cannot read: {e}"))?;
+    let jpeg = is_jpeg(reader.format(), bytes)?;
     let (w, h) = reader
         .into_dimensions()
-        .map_err(|e| err(format!("not a readable image: {e}")))?;
-    if let Some(message) = too_large((w, h), jpeg, &bytes) {
-        return Err(err(message));
+        .map_err(|e| format!("not a readable image: {e}"))?;
+    if let Some(message) = too_large((w, h), jpeg, bytes) {
+        return Err(message);
     }
-    let mut decoder = ImageReader::new(Cursor::new(&bytes[..]))
+    let mut decoder = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
-        .map_err(|e| err(format!("cannot read: {e}")))?
+        .map_err(|e| format!("cannot read: {e}"))?
         .into_decoder()
-        .map_err(|e| err(format!("not a readable image: {e}")))?;
+        .map_err(|e| format!("not a readable image: {e}"))?;
     let orientation = decoder
         .orientation()
+        .ok()
+        .filter(|_| exif_turn)
         .unwrap_or(image::metadata::Orientation::NoTransforms);
     let k = reduction(w, h);
     let mut img = if jpeg && k > 1 {
         drop(decoder);
-        DynamicImage::ImageRgb8(decode_jpeg_reduced(&bytes, (w, h), k).map_err(err)?)
+        DynamicImage::ImageRgb8(decode_jpeg_reduced(bytes, (w, h), k)?)
     } else {
         DynamicImage::from_decoder(decoder)
-            .map_err(|e| err(format!("corrupt or truncated image: {e}")))?
+            .map_err(|e| format!("corrupt or truncated image: {e}"))?
     };
     let scale = w as f32 / img.width().max(1) as f32;
     img.apply_orientation(orientation);
@@ -67,8 +80,8 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     })
 }
 
-/// Whether a photo of `format` is a JPEG (else a PNG); a message for any other format, and for
-/// a JPEG cut short.
+/// Whether a photo of `format` is a JPEG (else a PNG or a WebP); a message for any other
+/// format, and for a JPEG cut short.
 fn is_jpeg(format: Option<image::ImageFormat>, bytes: &[u8]) -> Result<bool, String> {
     match format {
         Some(image::ImageFormat::Jpeg) if !jpeg_is_complete(bytes) => Err(
@@ -76,7 +89,7 @@ fn is_jpeg(format: Option<image::ImageFormat>, bytes: &[u8]) -> Result<bool, Str
                 .to_string(),
         ),
         Some(image::ImageFormat::Jpeg) => Ok(true),
-        Some(image::ImageFormat::Png) => Ok(false),
+        Some(image::ImageFormat::Png | image::ImageFormat::WebP) => Ok(false),
         Some(f) => Err(format!(
             "{} images are not read: convert it to JPEG or PNG",
             f.extensions_str()
@@ -84,7 +97,7 @@ fn is_jpeg(format: Option<image::ImageFormat>, bytes: &[u8]) -> Result<bool, Str
                 .map_or("these", |e| e)
                 .to_uppercase()
         )),
-        None => Err("not a JPEG or PNG image".to_string()),
+        None => Err("not a JPEG, PNG, WebP or HEIC image".to_string()),
     }
 }
 

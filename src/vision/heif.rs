@@ -1,0 +1,131 @@
+//! HEIF photos (HEIC, the iPhone's own format, and AVIF): no decoder for them is written in
+//! Rust, so they are handed to libheif's `heif-convert`, found on the PATH at run time, which
+//! writes them out as a JPEG the usual decoding then reads. Where it is missing, the message
+//! says how to install it or what to do instead.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The brands of an ISO file's `ftyp` box that name a HEIF image (HEVC, AV1 or a plain HEIF
+/// image or sequence); a video (`isom`, `mp42`, `qt  `) is none of them.
+const BRANDS: [&[u8; 4]; 10] = [
+    b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif", b"avis",
+];
+
+/// The JPEG quality `heif-convert` writes at: near lossless for reading faces, and a 12 MP
+/// photo is written in a third of the time a PNG takes.
+const QUALITY: &str = "95";
+
+/// Whether `bytes` begin a HEIF file: an `ftyp` box whose major brand is a HEIF one.
+pub(super) fn is_heif(bytes: &[u8]) -> bool {
+    bytes.get(4..8) == Some(b"ftyp")
+        && bytes
+            .get(8..12)
+            .is_some_and(|b| BRANDS.iter().any(|brand| &brand[..] == b))
+}
+
+/// A file under the system's temporary folder, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    /// A fresh name, unique to this process and call.
+    fn new(extension: &str) -> Self {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let name = format!("suanfan-{}-{n}.{extension}", std::process::id());
+        Self(std::env::temp_dir().join(name))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The HEIF photo at `path` as the bytes of a JPEG, its pixels turned as the file says
+/// (libheif applies the HEIF's own rotation and mirroring, which a phone sets; the EXIF
+/// orientation it copies into the JPEG says the same turn and must not be applied again).
+pub(super) fn to_jpeg(path: &Path) -> Result<Vec<u8>, String> {
+    let out = TempFile::new("jpg");
+    let run = Command::new("heif-convert")
+        .args(["--quiet", "-q", QUALITY])
+        .arg(path)
+        .arg(&out.0)
+        .output();
+    let run = match run {
+        Ok(run) => run,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing()),
+        Err(e) => return Err(format!("HEIF photo: cannot run heif-convert: {e}")),
+    };
+    if !run.status.success() {
+        return Err(format!(
+            "corrupt or unreadable HEIF photo (heif-convert: {})",
+            first_line(&run.stderr, &run.stdout)
+        ));
+    }
+    std::fs::read(&out.0).map_err(|e| format!("HEIF photo: heif-convert wrote no picture: {e}"))
+}
+
+/// What to do without `heif-convert`.
+fn missing() -> String {
+    "HEIC/HEIF/AVIF photos are decoded by libheif's heif-convert, which is not installed: \
+     install it (Debian, Ubuntu: apt install libheif-examples; Fedora: dnf install \
+     libheif-tools; macOS: brew install libheif) or export the photo as JPEG"
+        .to_string()
+}
+
+/// The first line a failed run wrote, stderr before stdout.
+fn first_line(stderr: &[u8], stdout: &[u8]) -> String {
+    [stderr, stdout]
+        .iter()
+        .flat_map(|b| {
+            String::from_utf8_lossy(b)
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .map(|l| l.trim().to_string())
+        .find(|l| !l.is_empty())
+        .unwrap_or_else(|| "it gave no reason".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first 12 bytes of an ISO file: a box size, `ftyp` and the major brand.
+    fn head(brand: &[u8; 4]) -> Vec<u8> {
+        [&[0, 0, 0, 24][..], b"ftyp", brand].concat()
+    }
+
+    #[test]
+    fn heif_brands_are_told_from_videos_and_other_files() {
+        for b in [b"heic", b"mif1", b"avif"] {
+            assert!(is_heif(&head(b)), "{}", String::from_utf8_lossy(b));
+        }
+        for b in [b"isom", b"mp42", b"qt  "] {
+            assert!(!is_heif(&head(b)), "{}", String::from_utf8_lossy(b));
+        }
+        assert!(!is_heif(b"\xFF\xD8\xFF\xE0"));
+        assert!(!is_heif(b"ftyp"));
+    }
+
+    #[test]
+    fn a_failed_run_is_told_by_its_first_line_said() {
+        assert_eq!(first_line(b"\n  bad box\nmore", b"out"), "bad box");
+        assert_eq!(first_line(b"", b"only out\n"), "only out");
+        assert_eq!(first_line(b"", b""), "it gave no reason");
+    }
+
+    #[test]
+    fn a_temporary_file_goes_when_dropped() {
+        let t = TempFile::new("txt");
+        std::fs::write(&t.0, b"x").unwrap();
+        let p = t.0.clone();
+        assert!(p.exists());
+        drop(t);
+        assert!(!p.exists());
+    }
+}
