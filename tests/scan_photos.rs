@@ -727,7 +727,8 @@ fn a_heic_photo_reads_as_the_jpeg_and_a_bad_one_says_why() {
     let jpeg = repo().join("datasets/samples/hand-melds.jpg");
     let dir = std::env::temp_dir().join(format!("suanfan-heic-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let heic = dir.join("hand.heic");
+    // A name like an option must still be taken for a file.
+    let heic = dir.join("-hand.heic");
     let made = Command::new("heif-enc")
         .args(["-q", "90", "-o"])
         .arg(&heic)
@@ -739,7 +740,15 @@ fn a_heic_photo_reads_as_the_jpeg_and_a_bad_one_says_why() {
         "{}",
         String::from_utf8_lossy(&made.stderr)
     );
-    assert_eq!(hand_read(&heic), hand_read(&jpeg));
+    // Given as a name relative to the folder, where it looks like an option.
+    let read = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .current_dir(&dir)
+        .args(["scan", "--format", "json", "--", "-hand.heic"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&read.stdout).unwrap();
+    let hand = v["hand"].as_str().map(canonical);
+    assert_eq!(hand, Some(hand_read(&jpeg)), "{v}");
 
     let bytes = std::fs::read(&heic).unwrap();
     let cut = dir.join("cut.heic");

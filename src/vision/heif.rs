@@ -50,7 +50,7 @@ impl Drop for TempFile {
 pub(super) fn to_jpeg(path: &Path) -> Result<Vec<u8>, String> {
     let out = TempFile::new("jpg");
     let run = Command::new("heif-convert")
-        .args(["--quiet", "-q", QUALITY])
+        .args(["--quiet", "-q", QUALITY, "--"])
         .arg(path)
         .arg(&out.0)
         .output();
