@@ -1,14 +1,14 @@
-//! A face cut short: the finder's outline of a tile sometimes stops short of one of its ends
-//! (a 4s outlined over two of its four sticks, a 3m without its top stroke), and the face then
-//! reads as another (2s, 2m) and weakly. Once the tiles of a picture are settled, a face read
-//! under WEAK is cut again with its outline grown by GROW of its length past each of its four
+//! A face cut short: the finder's outline of a tile sometimes stops short of one of its ends (a 4s
+//! outlined over two of its four sticks, a 3m without its top stroke), and the face then reads as
+//! another (2s, 2m) and weakly. Once the tiles of a picture are settled, a suited face from 2 to 8
+//! read under WEAK is cut again with its outline grown by GROW of its length past each of its four
 //! sides in turn, where the grown outline is not another tile's (at most OTHERS of it inside
-//! another outline); where one of those reads a higher number of the same suit (at most twice
-//! the number: a 1s grown into a 6s was a heap's fragment, `rf-holdout+@tilt` 0015), surer by
-//! GAIN (or by half the doubt left), the tile takes that outline and reading. The same face
-//! read surer changes nothing (the outline was not short of it), nor does another suit, an
-//! honour or a flower: grown, a season of a set never trained on read weakly may read surer as
-//! a flower, squeezed into the crop.
+//! another outline); where one of those reads a higher number of the same suit (at most twice the
+//! number: a 1s grown into a 6s was a heap's fragment, `rf-holdout+@tilt` 0015), surer by GAIN (or
+//! by half the doubt left), the tile takes that outline and reading. The same face read surer
+//! changes nothing (the outline was not short of it), nor does another suit, an honour or a flower:
+//! grown, a season of a set never trained on read weakly may read surer as a flower, squeezed into
+//! the crop.
 //! It runs once the reading of a photo is chosen (`stretch.rs`): run on every picture tried,
 //! it swayed which picture's reading was chosen (a photo held askew read level or as taken).
 
@@ -81,7 +81,7 @@ impl Recognizer {
     ) -> Result<Vec<Detection>, VisionError> {
         let weak: Vec<usize> = (0..kept.len())
             .filter(|&i| !kept[i].face_down && max(&kept[i].probs) < WEAK)
-            .filter(|&i| below_nine(&kept[i].probs))
+            .filter(|&i| two_to_eight(&kept[i].probs))
             .collect();
         let (owners, outlines): (Vec<usize>, Vec<Detection>) = weak
             .iter()
@@ -112,9 +112,11 @@ fn top_class(probs: &[f32]) -> Option<usize> {
     (0..probs.len()).max_by(|&a, &b| probs[a].total_cmp(&probs[b]))
 }
 
-/// Whether a reading's face is a suited one under 9 (one that a face cut short can be).
-fn below_nine(probs: &[f32]) -> bool {
-    top_class(probs).is_some_and(|c| c < SUITED && c % 9 < 8)
+/// Whether a reading's face is a suited one from 2 to 8 (one that a face cut short can be
+/// read as: a 9 has no more to show, and a 1 grown was never a face cut short in the photos
+/// measured: `rf-holdout+@upside` 0079, a 1m read 0.65 grew into a 2m).
+fn two_to_eight(probs: &[f32]) -> bool {
+    top_class(probs).is_some_and(|c| c < SUITED && (1..8).contains(&(c % 9)))
 }
 
 /// Whether a grown outline's reading `r` beats the reading `before`: more of the same suit,
@@ -186,5 +188,16 @@ mod tests {
         assert!(!wins(&read(21, 0.88), &probs(19, 0.79)));
         // A 1s (18) grown into a 6s (23): a heap's fragment, not a face cut short.
         assert!(!wins(&read(23, 0.7), &probs(18, 0.3)));
+    }
+
+    #[test]
+    fn only_suited_faces_from_two_to_eight_are_tried_grown() {
+        // 2m, 5p, 8s are; 1m, 9p, 1s, east wind (27) and a flower (34) are not.
+        for c in [1, 13, 25] {
+            assert!(two_to_eight(&probs(c, 0.5)), "class {c}");
+        }
+        for c in [0, 17, 18, 27, 34] {
+            assert!(!two_to_eight(&probs(c, 0.5)), "class {c}");
+        }
     }
 }
