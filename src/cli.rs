@@ -132,7 +132,7 @@ struct LiveArgs {
 
 #[derive(Args, Debug)]
 struct ScanArgs {
-    /// Images (JPEG, PNG) or folders of images.
+    /// Images (JPEG, PNG, WebP; HEIC, HEIF, AVIF with libheif's heif-convert) or folders of them.
     #[arg(required = true)]
     paths: Vec<std::path::PathBuf>,
     #[command(flatten)]
@@ -704,7 +704,8 @@ fn scan(a: &ScanArgs) -> Result<ExitCode, CliError> {
     let files = image_files(&a.paths);
     if files.is_empty() {
         return Err(CliError::Input(
-            "no images found (give JPEG or PNG files, or folders holding them)".to_string(),
+            "no images found (give JPEG, PNG, WebP or HEIC files, or folders holding them)"
+                .to_string(),
         ));
     }
     let several = files.len() > 1;

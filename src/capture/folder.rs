@@ -36,7 +36,7 @@ pub fn images_in(dir: &Path) -> Result<Vec<PathBuf>, CaptureError> {
     files.sort();
     if files.is_empty() {
         return Err(CaptureError::Open(format!(
-            "{}: no JPEG or PNG images in this folder",
+            "{}: no images in this folder (JPEG, PNG, WebP, HEIC)",
             dir.display()
         )));
     }
