@@ -58,29 +58,32 @@ fn main() {
     if !places.iter().any(|p| p.is_file()) && env("SUANFAN_REQUIRE_ONNXRUNTIME").is_none() {
         println!("cargo::rustc-cfg=no_onnxruntime");
     }
-    let ffmpeg = std::process::Command::new("ffmpeg")
-        .arg("-version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ffmpeg && env("SUANFAN_REQUIRE_FFMPEG").is_none() {
-        println!("cargo::rustc-cfg=no_ffmpeg");
-    }
-    let xvfb = std::process::Command::new("Xvfb")
-        .arg("-help")
-        .output()
-        .is_ok();
-    if !xvfb && env("SUANFAN_REQUIRE_XVFB").is_none() {
-        println!("cargo::rustc-cfg=no_xvfb");
-    }
-    let runs = |program: &str| {
-        std::process::Command::new(program)
-            .arg("--help")
-            .output()
-            .is_ok()
-    };
-    let heif = runs("heif-enc") && runs("heif-convert");
-    if !heif && env("SUANFAN_REQUIRE_HEIF").is_none() {
-        println!("cargo::rustc-cfg=no_heif");
+    mark_missing_programs();
+}
+
+/// Sets `no_ffmpeg`, `no_xvfb` and `no_heif` for the programs that do not run here, unless
+/// the matching `SUANFAN_REQUIRE_*` is set (then their tests run and fail).
+fn mark_missing_programs() {
+    // Whether `program` starts; ffmpeg must also say its version.
+    let starts = |program: &str, arg: &str| std::process::Command::new(program).arg(arg).output();
+    let required = |v: &str| std::env::var_os(v).is_some_and(|s| !s.is_empty());
+    let ffmpeg = starts("ffmpeg", "-version").is_ok_and(|o| o.status.success());
+    for (there, cfg, require) in [
+        (ffmpeg, "no_ffmpeg", "SUANFAN_REQUIRE_FFMPEG"),
+        (
+            starts("Xvfb", "-help").is_ok(),
+            "no_xvfb",
+            "SUANFAN_REQUIRE_XVFB",
+        ),
+        (
+            starts("heif-enc", "--help").is_ok() && starts("heif-convert", "--help").is_ok(),
+            "no_heif",
+            "SUANFAN_REQUIRE_HEIF",
+        ),
+    ] {
+        if !there && !required(require) {
+            println!("cargo::rustc-cfg={cfg}");
+        }
     }
 }
 
