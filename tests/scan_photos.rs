@@ -708,9 +708,9 @@ fn a_webp_photo_reads_as_the_jpeg() {
     assert_eq!(got, want);
 }
 
-/// A sample photo made a HEIC by libheif (`heif-enc`, as an iPhone stores its photos) reads
-/// as the JPEG; a HEIC cut short, and any HEIC where `heif-convert` is missing, give a message
-/// naming the problem and the fix, and the run goes on.
+/// A sample photo made a HEIC by libheif (`heif-enc`, as an iPhone stores its photos), and an
+/// AVIF, read as the JPEG; a HEIC cut short, and any HEIC where `heif-convert` is missing,
+/// give a message naming the problem and the fix, and the run goes on.
 #[test]
 #[cfg_attr(
     no_onnxruntime,
@@ -749,6 +749,20 @@ fn a_heic_photo_reads_as_the_jpeg_and_a_bad_one_says_why() {
     let v: serde_json::Value = serde_json::from_slice(&read.stdout).unwrap();
     let hand = v["hand"].as_str().map(canonical);
     assert_eq!(hand, Some(hand_read(&jpeg)), "{v}");
+    // AVIF, the same container with AV1 inside, goes the same way.
+    let avif = dir.join("hand.avif");
+    let made = Command::new("heif-enc")
+        .args(["-A", "-q", "80", "-o"])
+        .arg(&avif)
+        .arg(&jpeg)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    assert_eq!(hand_read(&avif), hand_read(&jpeg));
 
     let bytes = std::fs::read(&heic).unwrap();
     let cut = dir.join("cut.heic");
