@@ -790,6 +790,16 @@ fn a_heic_photo_reads_as_the_jpeg_and_a_bad_one_says_why() {
         lines[0]
     );
     assert!(lines[1]["hand"].is_string(), "{}", lines[1]);
+    // One that says it is 20,000 pixels square is refused before it is decoded.
+    let mut huge = bytes.clone();
+    let at = huge.windows(4).position(|w| w == b"ispe").unwrap() + 8;
+    huge[at..at + 8].copy_from_slice(&[20_000u32.to_be_bytes(), 20_000u32.to_be_bytes()].concat());
+    let huge_path = dir.join("huge.heic");
+    std::fs::write(&huge_path, &huge).unwrap();
+    let out = scan(&[huge_path.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let error = v["error"].as_str().unwrap_or_default();
+    assert!(error.contains("20000×20000 is over 80 megapixels"), "{v}");
 
     let alone = Command::new(env!("CARGO_BIN_EXE_suanfan"))
         .args(["scan", heic.to_str().unwrap(), "--format", "json"])

@@ -25,6 +25,55 @@ pub(super) fn is_heif(bytes: &[u8]) -> bool {
             .is_some_and(|b| BRANDS.iter().any(|brand| &brand[..] == b))
 }
 
+/// The boxes inside `bytes`: each one's type and body (after its header).
+fn boxes(bytes: &[u8]) -> Vec<([u8; 4], &[u8])> {
+    let mut out = Vec::new();
+    let mut rest = bytes;
+    while rest.len() >= 8 {
+        let word =
+            |at: usize| u32::from_be_bytes([rest[at], rest[at + 1], rest[at + 2], rest[at + 3]]);
+        let kind = [rest[4], rest[5], rest[6], rest[7]];
+        let (size, header) = match word(0) {
+            0 => (rest.len(), 8),
+            1 if rest.len() >= 16 => {
+                let large = u64::from(word(8)) << 32 | u64::from(word(12));
+                (usize::try_from(large).unwrap_or(usize::MAX), 16)
+            }
+            n => (n as usize, 8),
+        };
+        if size < header || size > rest.len() {
+            break;
+        }
+        out.push((kind, &rest[header..size]));
+        rest = &rest[size..];
+    }
+    out
+}
+
+/// The body of the first box of `kind` in `bytes`.
+fn child<'a>(bytes: &'a [u8], kind: &[u8; 4]) -> Option<&'a [u8]> {
+    boxes(bytes)
+        .into_iter()
+        .find(|(k, _)| k == kind)
+        .map(|(_, body)| body)
+}
+
+/// The largest width × height a HEIF file's items say they have (its `ispe` properties, under
+/// `meta`, `iprp`, `ipco`): read before it is decoded, to refuse a picture too large to
+/// decode. None where the file says none.
+pub(super) fn largest_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    let meta = child(bytes, b"meta")?;
+    let ipco = child(child(meta.get(4..)?, b"iprp")?, b"ipco")?;
+    boxes(ipco)
+        .into_iter()
+        .filter(|(k, body)| k == b"ispe" && body.len() >= 12)
+        .map(|(_, b)| {
+            let word = |at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+            (word(4), word(8))
+        })
+        .max_by_key(|&(w, h)| u64::from(w) * u64::from(h))
+}
+
 /// A file under the system's temporary folder, removed when dropped.
 struct TempFile(PathBuf);
 
@@ -110,6 +159,41 @@ mod tests {
         }
         assert!(!is_heif(b"\xFF\xD8\xFF\xE0"));
         assert!(!is_heif(b"ftyp"));
+    }
+
+    /// A box of `kind` holding `body`.
+    fn boxed(kind: &[u8; 4], body: &[u8]) -> Vec<u8> {
+        let size = u32::try_from(body.len() + 8).unwrap().to_be_bytes();
+        [&size[..], kind, body].concat()
+    }
+
+    /// An `ispe` property: version and flags, width, height.
+    fn ispe(w: u32, h: u32) -> Vec<u8> {
+        boxed(
+            b"ispe",
+            &[&[0; 4][..], &w.to_be_bytes(), &h.to_be_bytes()].concat(),
+        )
+    }
+
+    #[test]
+    fn the_largest_item_size_is_read_from_the_boxes() {
+        let ipco = boxed(
+            b"ipco",
+            &[boxed(b"hvcC", &[1, 2, 3]), ispe(512, 512), ispe(4032, 3024)].concat(),
+        );
+        let iprp = boxed(b"iprp", &[ipco, boxed(b"ipma", &[0; 8])].concat());
+        let meta = boxed(
+            b"meta",
+            &[&[0; 4][..], &boxed(b"hdlr", &[0; 20]), &iprp].concat(),
+        );
+        let file = [head(b"heic"), vec![0; 12], meta, boxed(b"mdat", &[7; 30])].concat();
+        // `head` opened a box of 24 bytes: 12 here, 12 more after it.
+        assert_eq!(largest_size(&file), Some((4032, 3024)));
+        // Cut anywhere, it says a size or none, never panics.
+        for n in 0..file.len() {
+            let _ = largest_size(&file[..n]);
+        }
+        assert_eq!(largest_size(&head(b"heic")), None);
     }
 
     #[test]

@@ -29,6 +29,11 @@ pub fn load_photo(path: &Path) -> Result<Photo, VisionError> {
     // Read once: the checks and the decoders all work on these bytes.
     let bytes = std::fs::read(path).map_err(|e| err(format!("cannot open: {e}")))?;
     if heif::is_heif(&bytes) {
+        // Refused before libheif decodes it whole, as a PNG would be.
+        let size = heif::largest_size(&bytes);
+        if let Some(message) = size.and_then(|size| too_large(size, false, &bytes)) {
+            return Err(err(message));
+        }
         // libheif has turned the pixels already: the EXIF turn it copies is not applied again.
         let jpeg = heif::to_jpeg(path).map_err(err)?;
         return decode(&jpeg, false).map_err(err);
