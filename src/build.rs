@@ -4,8 +4,8 @@
 //! places suanfan looks (unless `SUANFAN_REQUIRE_ONNXRUNTIME` is set: then the tests run and fail),
 //! `no_ffmpeg` when the `ffmpeg` program does not run (unless `SUANFAN_REQUIRE_FFMPEG` is set),
 //! `no_xvfb` when there is no `Xvfb` to open the window in (unless `SUANFAN_REQUIRE_XVFB`), and
-//! `no_heif` when libheif's `heif-enc` and `heif-convert` are not both there to make and read a
-//! HEIC photo (unless `SUANFAN_REQUIRE_HEIF`).
+//! `no_heif` when libheif's `heif-enc` and `heif-dec` (or `heif-convert`) are not both there
+//! to make and read a HEIC photo (unless `SUANFAN_REQUIRE_HEIF`).
 
 use std::path::PathBuf;
 
@@ -76,7 +76,9 @@ fn mark_missing_programs() {
             "SUANFAN_REQUIRE_XVFB",
         ),
         (
-            starts("heif-enc", "--help").is_ok() && starts("heif-convert", "--help").is_ok(),
+            starts("heif-enc", "--help").is_ok()
+                && (starts("heif-dec", "--help").is_ok()
+                    || starts("heif-convert", "--help").is_ok()),
             "no_heif",
             "SUANFAN_REQUIRE_HEIF",
         ),

@@ -132,7 +132,7 @@ struct LiveArgs {
 
 #[derive(Args, Debug)]
 struct ScanArgs {
-    /// Images (JPEG, PNG, WebP; HEIC, HEIF, AVIF with libheif's heif-convert) or folders of them.
+    /// Images (JPEG, PNG, WebP; HEIC, HEIF, AVIF with libheif's heif-dec) or folders of them.
     #[arg(required = true)]
     paths: Vec<std::path::PathBuf>,
     #[command(flatten)]

@@ -709,8 +709,9 @@ fn a_webp_photo_reads_as_the_jpeg() {
 }
 
 /// A sample photo made a HEIC by libheif (`heif-enc`, as an iPhone stores its photos), and an
-/// AVIF, read as the JPEG; a HEIC cut short, and any HEIC where `heif-convert` is missing,
-/// give a message naming the problem and the fix, and the run goes on.
+/// AVIF, read as the JPEG (with libheif's program named `heif-dec` or `heif-convert`); a HEIC
+/// cut short, and any HEIC where that program is missing, give a message naming the problem
+/// and the fix, and the run goes on.
 #[test]
 #[cfg_attr(
     no_onnxruntime,
@@ -718,7 +719,7 @@ fn a_webp_photo_reads_as_the_jpeg() {
 )]
 #[cfg_attr(
     no_heif,
-    ignore = "libheif's heif-enc and heif-convert not installed (apt install libheif-examples)"
+    ignore = "libheif's heif-enc and heif-dec (or heif-convert) not installed (apt install libheif-examples)"
 )]
 fn a_heic_photo_reads_as_the_jpeg_and_a_bad_one_says_why() {
     if !runtime() {
@@ -807,6 +808,27 @@ fn a_heic_photo_reads_as_the_jpeg_and_a_bad_one_says_why() {
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&alone.stdout).unwrap();
+    // libheif 1.17 named it heif-dec: found by that name alone, it is run.
+    let only_dec = dir.join("only-dec");
+    std::fs::create_dir_all(&only_dec).unwrap();
+    let path = std::env::var_os("PATH").unwrap();
+    let program = ["heif-dec", "heif-convert"]
+        .iter()
+        .flat_map(|name| std::env::split_paths(&path).map(move |d| d.join(name)))
+        .find(|p| p.is_file())
+        .unwrap();
+    std::os::unix::fs::symlink(&program, only_dec.join("heif-dec")).unwrap();
+    let by_new_name = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .args(["scan", heic.to_str().unwrap(), "--format", "json"])
+        .env("PATH", &only_dec)
+        .output()
+        .unwrap();
+    let read: serde_json::Value = serde_json::from_slice(&by_new_name.stdout).unwrap();
+    assert_eq!(
+        read["hand"].as_str().map(canonical),
+        Some(hand_read(&jpeg)),
+        "{read}"
+    );
     let error = v["error"].as_str().unwrap_or_default();
     assert!(
         error.contains("heif-convert") && error.contains("apt install libheif-examples"),

@@ -1,7 +1,7 @@
-//! HEIF photos (HEIC, the iPhone's own format, and AVIF): no decoder for them is written in
-//! Rust, so they are handed to libheif's `heif-convert`, found on the PATH at run time, which
-//! writes them out as a JPEG the usual decoding then reads. Where it is missing, the message
-//! says how to install it or what to do instead.
+//! HEIF photos (HEIC, the iPhone's own format, and AVIF): no decoder for them is written in Rust,
+//! so they are handed to libheif's `heif-dec` (or `heif-convert`, its older name), found on the
+//! PATH at run time, which writes them out as a JPEG the usual decoding then reads. Where it is
+//! missing, the message says how to install it or what to do instead.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,7 +13,7 @@ const BRANDS: [&[u8; 4]; 10] = [
     b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif", b"avis",
 ];
 
-/// The JPEG quality `heif-convert` writes at: near lossless for reading faces, and a 12 MP
+/// The JPEG quality libheif's program writes at: near lossless for reading faces, and a 12 MP
 /// photo is written in a third of the time a PNG takes.
 const QUALITY: &str = "95";
 
@@ -93,34 +93,42 @@ impl Drop for TempFile {
     }
 }
 
+/// libheif's decoding program: `heif-dec` since libheif 1.17, `heif-convert` before (and
+/// still, in some packages, beside it). The first found is run.
+const PROGRAMS: [&str; 2] = ["heif-dec", "heif-convert"];
+
 /// The HEIF photo at `path` as the bytes of a JPEG, its pixels turned as the file says
 /// (libheif applies the HEIF's own rotation and mirroring, which a phone sets; the EXIF
 /// orientation it copies into the JPEG says the same turn and must not be applied again).
 pub(super) fn to_jpeg(path: &Path) -> Result<Vec<u8>, String> {
     let out = TempFile::new("jpg");
-    let run = Command::new("heif-convert")
-        .args(["--quiet", "-q", QUALITY, "--"])
-        .arg(path)
-        .arg(&out.0)
-        .output();
-    let run = match run {
-        Ok(run) => run,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing()),
-        Err(e) => return Err(format!("HEIF photo: cannot run heif-convert: {e}")),
-    };
-    if !run.status.success() {
-        return Err(format!(
-            "corrupt or unreadable HEIF photo (heif-convert: {})",
-            first_line(&run.stderr, &run.stdout)
-        ));
+    for program in PROGRAMS {
+        let run = Command::new(program)
+            .args(["--quiet", "-q", QUALITY, "--"])
+            .arg(path)
+            .arg(&out.0)
+            .output();
+        let run = match run {
+            Ok(run) => run,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(format!("HEIF photo: cannot run {program}: {e}")),
+        };
+        if !run.status.success() {
+            return Err(format!(
+                "corrupt or unreadable HEIF photo ({program}: {})",
+                first_line(&run.stderr, &run.stdout)
+            ));
+        }
+        return std::fs::read(&out.0)
+            .map_err(|e| format!("HEIF photo: {program} wrote no picture: {e}"));
     }
-    std::fs::read(&out.0).map_err(|e| format!("HEIF photo: heif-convert wrote no picture: {e}"))
+    Err(missing())
 }
 
-/// What to do without `heif-convert`.
+/// What to do without libheif's program.
 fn missing() -> String {
-    "HEIC/HEIF/AVIF photos are decoded by libheif's heif-convert, which is not installed: \
-     install it (Debian, Ubuntu: apt install libheif-examples; Fedora: dnf install \
+    "HEIC/HEIF/AVIF photos are decoded by libheif's heif-dec (or heif-convert), which is not \
+     installed: install it (Debian, Ubuntu: apt install libheif-examples; Fedora: dnf install \
      libheif-tools; macOS: brew install libheif) or export the photo as JPEG"
         .to_string()
 }
