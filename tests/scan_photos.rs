@@ -708,10 +708,42 @@ fn a_webp_photo_reads_as_the_jpeg() {
     assert_eq!(got, want);
 }
 
-/// A sample photo made a HEIC by libheif (`heif-enc`, as an iPhone stores its photos), and an
-/// AVIF, read as the JPEG (with libheif's program named `heif-dec` or `heif-convert`); a HEIC
-/// cut short, and any HEIC where that program is missing, give a message naming the problem
-/// and the fix, and the run goes on.
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("suanfan-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The sample photo `jpeg` made a HEIF file `out` by libheif's `heif-enc` with `args`.
+fn heif_enc(args: &[&str], jpeg: &Path, out: &Path) {
+    let made = Command::new("heif-enc")
+        .args(args)
+        .arg("-o")
+        .arg(out)
+        .arg(jpeg)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&made.stderr);
+    assert!(made.status.success(), "heif-enc: {said}");
+}
+
+/// The JSON line of `suanfan scan --format json ARGS` run in `dir` with only `path` on its
+/// PATH (or the PATH as it is).
+fn scan_json_in(dir: &Path, path: Option<&Path>, args: &[&str]) -> serde_json::Value {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_suanfan"));
+    command
+        .current_dir(dir)
+        .args(["scan", "--format", "json"])
+        .args(args);
+    if let Some(path) = path {
+        command.env("PATH", path);
+    }
+    serde_json::from_slice(&command.output().unwrap().stdout).unwrap()
+}
+
+/// The sample photo made a HEIC by libheif (`heif-enc`, as an iPhone stores its photos), and
+/// an AVIF, read as the JPEG.
 #[test]
 #[cfg_attr(
     no_onnxruntime,
@@ -721,59 +753,67 @@ fn a_webp_photo_reads_as_the_jpeg() {
     no_heif,
     ignore = "libheif's heif-enc and heif-dec (or heif-convert) not installed (apt install libheif-examples)"
 )]
-fn a_heic_photo_reads_as_the_jpeg_and_a_bad_one_says_why() {
+fn heic_and_avif_photos_read_as_the_jpeg() {
     if !runtime() {
         return;
     }
     let jpeg = repo().join("datasets/samples/hand-melds.jpg");
-    let dir = std::env::temp_dir().join(format!("suanfan-heic-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    // A name like an option must still be taken for a file.
-    let heic = dir.join("-hand.heic");
-    let made = Command::new("heif-enc")
-        .args(["-q", "90", "-o"])
-        .arg(&heic)
-        .arg(&jpeg)
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
+    let dir = scratch("heic");
+    // Named like an option, and given as a name in its folder, it must still be a file.
+    heif_enc(&["-q", "90"], &jpeg, &dir.join("-hand.heic"));
+    let v = scan_json_in(&dir, None, &["--", "-hand.heic"]);
+    assert_eq!(
+        v["hand"].as_str().map(canonical),
+        Some(hand_read(&jpeg)),
+        "{v}"
     );
-    // Given as a name relative to the folder, where it looks like an option.
-    let read = Command::new(env!("CARGO_BIN_EXE_suanfan"))
-        .current_dir(&dir)
-        .args(["scan", "--format", "json", "--", "-hand.heic"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&read.stdout).unwrap();
-    let hand = v["hand"].as_str().map(canonical);
-    assert_eq!(hand, Some(hand_read(&jpeg)), "{v}");
     // AVIF, the same container with AV1 inside, goes the same way.
-    let avif = dir.join("hand.avif");
-    let made = Command::new("heif-enc")
-        .args(["-A", "-q", "80", "-o"])
-        .arg(&avif)
-        .arg(&jpeg)
+    heif_enc(&["-A", "-q", "80"], &jpeg, &dir.join("hand.avif"));
+    assert_eq!(hand_read(&dir.join("hand.avif")), hand_read(&jpeg));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A HEIC cut short, and one whose header says it is 20,000 pixels square, give a message
+/// naming the problem, and the run goes on.
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+#[cfg_attr(
+    no_heif,
+    ignore = "libheif's heif-enc and heif-dec (or heif-convert) not installed (apt install libheif-examples)"
+)]
+fn a_bad_heic_says_why_and_the_run_goes_on() {
+    if !runtime() {
+        return;
+    }
+    let dir = scratch("bad-heic");
+    let heic = dir.join("hand.heic");
+    heif_enc(
+        &["-q", "90"],
+        &repo().join("datasets/samples/hand-melds.jpg"),
+        &heic,
+    );
+    let bytes = std::fs::read(&heic).unwrap();
+    std::fs::write(dir.join("cut.heic"), &bytes[..bytes.len() / 2]).unwrap();
+    // Refused before it is decoded.
+    let mut huge = bytes.clone();
+    let at = huge.windows(4).position(|w| w == b"ispe").unwrap() + 8;
+    huge[at..at + 8].copy_from_slice(&[20_000u32.to_be_bytes(), 20_000u32.to_be_bytes()].concat());
+    std::fs::write(dir.join("huge.heic"), &huge).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .current_dir(&dir)
+        .args([
+            "scan",
+            "cut.heic",
+            "huge.heic",
+            "hand.heic",
+            "--format",
+            "json",
+        ])
         .output()
         .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
-    assert_eq!(hand_read(&avif), hand_read(&jpeg));
-
-    let bytes = std::fs::read(&heic).unwrap();
-    let cut = dir.join("cut.heic");
-    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
-    let out = scan(&[
-        cut.to_str().unwrap(),
-        heic.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -783,55 +823,59 @@ fn a_heic_photo_reads_as_the_jpeg_and_a_bad_one_says_why() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 2);
-    let error = lines[0]["error"].as_str().unwrap_or_default();
+    assert_eq!(lines.len(), 3);
+    let error = |k: usize| lines[k]["error"].as_str().unwrap_or_default().to_string();
     assert!(
-        error.contains("cut.heic") && error.contains("HEIF"),
+        error(0).contains("cut.heic") && error(0).contains("HEIF"),
         "{}",
         lines[0]
     );
-    assert!(lines[1]["hand"].is_string(), "{}", lines[1]);
-    // One that says it is 20,000 pixels square is refused before it is decoded.
-    let mut huge = bytes.clone();
-    let at = huge.windows(4).position(|w| w == b"ispe").unwrap() + 8;
-    huge[at..at + 8].copy_from_slice(&[20_000u32.to_be_bytes(), 20_000u32.to_be_bytes()].concat());
-    let huge_path = dir.join("huge.heic");
-    std::fs::write(&huge_path, &huge).unwrap();
-    let out = scan(&[huge_path.to_str().unwrap(), "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let error = v["error"].as_str().unwrap_or_default();
-    assert!(error.contains("20000×20000 is over 80 megapixels"), "{v}");
+    assert!(
+        error(1).contains("20000×20000 is over 80 megapixels"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2]["hand"].is_string(), "{}", lines[2]);
+    std::fs::remove_dir_all(&dir).ok();
+}
 
-    let alone = Command::new(env!("CARGO_BIN_EXE_suanfan"))
-        .args(["scan", heic.to_str().unwrap(), "--format", "json"])
-        .env("PATH", &dir)
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&alone.stdout).unwrap();
-    // libheif 1.17 named it heif-dec: found by that name alone, it is run.
-    let only_dec = dir.join("only-dec");
-    std::fs::create_dir_all(&only_dec).unwrap();
+/// libheif's program is run by its name since 1.17, `heif-dec`, where only that is found;
+/// where neither name is, the message says what to install.
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+#[cfg_attr(
+    no_heif,
+    ignore = "libheif's heif-enc and heif-dec (or heif-convert) not installed (apt install libheif-examples)"
+)]
+fn libheif_is_found_by_either_name_or_named_as_missing() {
+    if !runtime() {
+        return;
+    }
+    let jpeg = repo().join("datasets/samples/hand-melds.jpg");
+    let dir = scratch("heif-dec");
+    heif_enc(&["-q", "90"], &jpeg, &dir.join("hand.heic"));
     let path = std::env::var_os("PATH").unwrap();
     let program = ["heif-dec", "heif-convert"]
         .iter()
         .flat_map(|name| std::env::split_paths(&path).map(move |d| d.join(name)))
         .find(|p| p.is_file())
         .unwrap();
+    let only_dec = dir.join("only-dec");
+    std::fs::create_dir_all(&only_dec).unwrap();
     std::os::unix::fs::symlink(&program, only_dec.join("heif-dec")).unwrap();
-    let by_new_name = Command::new(env!("CARGO_BIN_EXE_suanfan"))
-        .args(["scan", heic.to_str().unwrap(), "--format", "json"])
-        .env("PATH", &only_dec)
-        .output()
-        .unwrap();
-    let read: serde_json::Value = serde_json::from_slice(&by_new_name.stdout).unwrap();
+    let v = scan_json_in(&dir, Some(&only_dec), &["hand.heic"]);
     assert_eq!(
-        read["hand"].as_str().map(canonical),
+        v["hand"].as_str().map(canonical),
         Some(hand_read(&jpeg)),
-        "{read}"
+        "{v}"
     );
+    let v = scan_json_in(&dir, Some(&dir), &["hand.heic"]);
     let error = v["error"].as_str().unwrap_or_default();
     assert!(
-        error.contains("heif-convert") && error.contains("apt install libheif-examples"),
+        error.contains("heif-dec") && error.contains("apt install libheif-examples"),
         "{v}"
     );
     std::fs::remove_dir_all(&dir).ok();
