@@ -364,23 +364,14 @@ fn image_files(paths: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
                 .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
                 .unwrap_or_default();
             v.retain(|f| {
-                f.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-                    // Other image formats are listed too: each gets a line saying it is not read.
-                    matches!(
-                        e.to_ascii_lowercase().as_str(),
-                        "jpg"
-                            | "jpeg"
-                            | "png"
-                            | "gif"
-                            | "bmp"
-                            | "webp"
-                            | "tif"
-                            | "tiff"
-                            | "heic"
-                            | "heif"
-                            | "avif"
-                    )
-                })
+                // Other image formats are listed too: each gets a line saying it is not read.
+                suanfan::capture::is_image_name(f)
+                    || f.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                        matches!(
+                            e.to_ascii_lowercase().as_str(),
+                            "gif" | "bmp" | "tif" | "tiff"
+                        )
+                    })
             });
             v.sort();
             out.extend(v);

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use image::RgbImage;
 
-pub use folder::{Folder, images_in};
+pub use folder::{Folder, images_in, is_image_name};
 pub use video::{Video, probe_duration};
 
 /// One picture from a source.

@@ -25,13 +25,17 @@ pub(super) fn is_heif(bytes: &[u8]) -> bool {
             .is_some_and(|b| BRANDS.iter().any(|brand| &brand[..] == b))
 }
 
+/// The big-endian 32-bit word at `at` of `b` (which holds it).
+fn word(b: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
 /// The boxes inside `bytes`: each one's type and body (after its header).
 fn boxes(bytes: &[u8]) -> Vec<([u8; 4], &[u8])> {
     let mut out = Vec::new();
     let mut rest = bytes;
     while rest.len() >= 8 {
-        let word =
-            |at: usize| u32::from_be_bytes([rest[at], rest[at + 1], rest[at + 2], rest[at + 3]]);
+        let word = |at: usize| word(rest, at);
         let kind = [rest[4], rest[5], rest[6], rest[7]];
         let (size, header) = match word(0) {
             0 => (rest.len(), 8),
@@ -67,10 +71,7 @@ pub(super) fn largest_size(bytes: &[u8]) -> Option<(u32, u32)> {
     boxes(ipco)
         .into_iter()
         .filter(|(k, body)| k == b"ispe" && body.len() >= 12)
-        .map(|(_, b)| {
-            let word = |at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
-            (word(4), word(8))
-        })
+        .map(|(_, b)| (word(b, 4), word(b, 8)))
         .max_by_key(|&(w, h)| u64::from(w) * u64::from(h))
 }
 
@@ -135,17 +136,16 @@ fn missing() -> String {
 
 /// The first line a failed run wrote, stderr before stdout.
 fn first_line(stderr: &[u8], stdout: &[u8]) -> String {
-    [stderr, stdout]
-        .iter()
-        .flat_map(|b| {
-            String::from_utf8_lossy(b)
-                .lines()
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        })
-        .map(|l| l.trim().to_string())
+    let (err, out) = (
+        String::from_utf8_lossy(stderr),
+        String::from_utf8_lossy(stdout),
+    );
+    err.lines()
+        .chain(out.lines())
+        .map(str::trim)
         .find(|l| !l.is_empty())
-        .unwrap_or_else(|| "it gave no reason".to_string())
+        .unwrap_or("it gave no reason")
+        .to_string()
 }
 
 #[cfg(test)]
