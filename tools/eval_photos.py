@@ -46,7 +46,8 @@ grown to hold the whole picture and filled out with its mean colour; `@tilt10`: 
 tiles reported are turned back and judged against the labels where they lay before the turn,
 as the photo untouched is judged; the 13 rf photos the exporter stretched, sheared by a turn,
 are read worse than a real photo would be, and the rf sets give photos read exactly among them
-and among the others apart). For example
+and among the others apart), `@lean` (as the same phone would have taken it pointed 20° nearer
+the horizon: the far side narrows and shrinks; `@lean30`: any degrees). For example
 `--sets rf-holdout@dark,rf-holdout@warm`.
 
 For each set: tile precision, recall and F1 (a tile counts as right when its outline overlaps
@@ -477,7 +478,7 @@ def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: b
     return right, len(preds), len(labels), right == len(labels) == len(preds)
 
 
-DEGRADE = ("dark", "dim", "warm", "blur", "jpeg", "small", "turned", "upside", "tilt")
+DEGRADE = ("dark", "dim", "warm", "blur", "jpeg", "small", "turned", "upside", "tilt", "lean")
 
 
 def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tuple[Image.Image, list]:
@@ -511,9 +512,11 @@ def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tup
         return img.transpose(Image.ROTATE_180), [(f, (w - b[2], h - b[3], w - b[0], h - b[1])) for f, b in labels]
     if how == "tilt" or re.fullmatch(r"tilt\d+", how):
         return tilted(img, labels, float(how[4:] or 20))
+    if how == "lean" or re.fullmatch(r"lean\d+", how):
+        return leaned(img, labels, float(how[4:] or 20))
     raise SystemExit(
         f"unknown way to spoil the pictures: @{how} (one of {', '.join(DEGRADE)}, or blur followed by a share of the long side "
-        "in percent, as blur0.4, or tilt followed by degrees, as tilt30)"
+        "in percent, as blur0.4, or tilt or lean followed by degrees, as tilt30)"
     )
 
 
@@ -529,6 +532,19 @@ def tilted(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image,
     for (_, before), (_, after) in zip(labels, turned):
         after.before, after.turn = before, (degrees, centre, to)
     return out, turned
+
+
+def leaned(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
+    """`img` as the same phone would have taken it pointed `degrees` nearer the horizon
+    (realdata.leaned), filled out with its mean colour; each label becomes the bounds of its
+    box's corners moved."""
+    fill = tuple(int(v) for v in np.asarray(img, dtype=np.float32).reshape(-1, 3).mean(axis=0))
+    out, m = realdata.leaned(img, degrees, fill)
+    boxes = []
+    for face, b in labels:
+        c = realdata.through(m, [(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])])
+        boxes.append((face, (*c.min(axis=0), *c.max(axis=0))))
+    return out, boxes
 
 
 def turned_back(corners, turn) -> list:

@@ -349,6 +349,11 @@ NOISE_SHARE = 0.0
 # (slanted in a heap, lying sideways) are neither tile nor background once turned.
 REAL_TURN = 0.0
 TURN_MAX = 35.0
+# Share of the samples of real photos leaned by up to LEAN_MAX degrees (`leaned`: as taken
+# from lower, the far side narrower; train_detector.py --real-lean; 0: none, as the shipped
+# finder).
+REAL_LEAN = 0.0
+LEAN_MAX = 30.0
 # How far (log of width over height) a box's shape may be from the photo's median to count
 # as lying square with the picture.
 SQUARE_SHAPE = 0.12
@@ -391,6 +396,40 @@ def _turned(img: Image.Image, corners: np.ndarray, degrees: float) -> tuple[Imag
     y = corners[..., 1] - h / 2
     turned = np.stack([x * c + y * s + out.width / 2, -x * s + y * c + out.height / 2], -1)
     return out, turned.astype(np.float32)
+
+
+def lean_homography(w: float, h: float, degrees: float) -> np.ndarray:
+    """The 3 x 3 map from a `w` x `h` photo to the picture the same phone would have taken
+    pointed `degrees` nearer the horizon (focal length 0.75 of the long side, a phone's
+    usual): the far side (the top) narrows and shrinks, the near side grows."""
+    f = 0.75 * max(w, h)
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+    t = -math.radians(degrees)
+    turn = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+    return k @ turn @ np.linalg.inv(k)
+
+
+def through(m: np.ndarray, points) -> np.ndarray:
+    """`points` (... x 2) mapped by the homography `m`."""
+    p = np.asarray(points, np.float64)
+    q = np.concatenate([p, np.ones(p.shape[:-1] + (1,))], -1) @ m.T
+    return q[..., :2] / q[..., 2:]
+
+
+def leaned(img: Image.Image, degrees: float, fill=None) -> tuple[Image.Image, np.ndarray]:
+    """`img` as by `lean_homography`, grown to hold all of it (outside it `fill`, or
+    transparent), and the map from `img` to it."""
+    w, h = img.size
+    m = lean_homography(w, h, degrees)
+    edge = through(m, [(0, 0), (w, 0), (w, h), (0, h)])
+    x0, y0 = edge.min(axis=0)
+    m = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ m
+    size = tuple(int(math.ceil(v)) for v in edge.max(axis=0) - (x0, y0))
+    back = np.linalg.inv(m)
+    coeffs = tuple((back / back[2, 2]).ravel()[:8])
+    if fill is None:
+        return img.convert("RGBA").transform(size, Image.PERSPECTIVE, coeffs, Image.BILINEAR), m
+    return img.transform(size, Image.PERSPECTIVE, coeffs, Image.BICUBIC, fillcolor=fill), m
 
 
 def _photo_effects(img: Image.Image, rng: random.Random) -> Image.Image:
@@ -438,6 +477,11 @@ def finder_sample(photo: dict, rng: random.Random, size: int = 320):
     turned = square.any() and rng.random() < REAL_TURN
     if turned:
         img, corners = _turned(img, corners, rng.uniform(-TURN_MAX, TURN_MAX))
+    elif REAL_LEAN and rng.random() < REAL_LEAN:
+        # Bounds of the moved boxes stand for the leaned tiles (their turned outline unknown).
+        img, m = leaned(img, rng.uniform(0, LEAN_MAX))
+        corners = through(m, corners).astype(np.float32)
+    if img.size != (nw, nh):
         nw, nh = img.size
         b[:, 1:3] = corners.min(1)
         b[:, 3:5] = corners.max(1)

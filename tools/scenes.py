@@ -334,7 +334,7 @@ class Scene:
         # Camera: a rotation and a perspective squeeze of the far side, applied to the labels too.
         r = rng.random()
         ang = math.radians(rng.uniform(-12, 12) if r < 0.55 else rng.uniform(-35, 35) if r < 0.7 else 0.0)
-        squeeze = rng.uniform(0, 0.18) if rng.random() < 0.5 else 0.0
+        squeeze = rng.uniform(0, SQUEEZE_MAX) if rng.random() < 0.5 else 0.0
         src = [(0, 0), (S, 0), (S, S), (0, S)]
         c = S / 2
         def fwd(p):
@@ -387,6 +387,9 @@ SEAT_SHARE = 0.0
 # Share of those seat scenes whose melds each lay one tile sideways, as claimed tiles lie
 # (`train_detector.py --seat-turned`); 0 leaves the scenes as they were drawn before.
 SEAT_TURNED = 0.0
+# How much narrower the far side of a drawn scene may be, as a photo taken at a low angle
+# shows a table (half of the scenes, uniformly up to this).
+SQUEEZE_MAX = 0.18
 SCENE_PHOTOS = ["photos/10.jpg", "photos/11.jpg", "photos/2-1.jpg", "photos/2-3.jpg", "photos/2-4.jpg", "photos/4.jpg", "photos/7.jpg", "photos/8.jpg"]
 
 

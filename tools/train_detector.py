@@ -447,6 +447,9 @@ def main():
     ap.add_argument("--blur-max", type=float, help="largest blur, Gaussian sigma in pixels of the 320-pixel scene (default: 1.3 real, 1.2 drawn)")
     ap.add_argument("--real-turn", type=float, default=0.0, help="share of the samples of untouched real photos turned up to 35 degrees (realdata.REAL_TURN; 0: none)")
     ap.add_argument("--noise-share", type=float, default=0.0, help="share of the real-photo scenes given sensor noise as a dim photo brightened shows it")
+    ap.add_argument("--real-lean", type=float, default=0.0, help="share of the samples of real photos leaned up to --lean-max degrees, as taken from lower (realdata.REAL_LEAN; 0: none)")
+    ap.add_argument("--lean-max", type=float, default=realdata.LEAN_MAX, help="most degrees a real photo is leaned")
+    ap.add_argument("--squeeze-max", type=float, default=scenes.SQUEEZE_MAX, help="how much narrower the far side of a drawn scene may be (half the scenes, uniformly up to this)")
     ap.add_argument("--init", help="start from this finder (ONNX) instead of from scratch")
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: default)")
     ap.add_argument("--qat", action="store_true", help="train with the rounding of tools/quantize.py --finder (tools/qat.py): for a finder to quantize")
@@ -461,6 +464,8 @@ def main():
     realdata.BACKDROP_NEGATIVES = args.negative_backdrops
     scenes.SEAT_SHARE = args.seat
     scenes.SEAT_TURNED = args.seat_turned
+    scenes.SQUEEZE_MAX = args.squeeze_max
+    realdata.REAL_LEAN, realdata.LEAN_MAX = args.real_lean, args.lean_max
     scenes.PICTURE_TABLES = args.picture_tables
     scenes.TABLE_PICTURE = realdata.backdrop_piece
     if args.blur_share is not None:
