@@ -1316,3 +1316,61 @@ fn a_picture_of_many_tiles_reads_each_row_as_the_sample() {
         assert_eq!(row, &alone, "row {k} of the picture of four rows");
     }
 }
+
+/// The variables by which ONNX Runtime 1.31.1 knows it runs under CI and sends nothing by
+/// itself (`strings` of the library): removed, so that the test sees what a user's run does.
+const CI_VARIABLES: [&str; 13] = [
+    "CI",
+    "GITHUB_ACTIONS",
+    "TF_BUILD",
+    "JENKINS_URL",
+    "GITLAB_CI",
+    "TRAVIS",
+    "CIRCLECI",
+    "APPVEYOR",
+    "BUILDKITE",
+    "TEAMCITY_VERSION",
+    "CODEBUILD_BUILD_ID",
+    "SYSTEM_TEAMFOUNDATIONCOLLECTIONURI",
+    "ORT_RUNNING_UNIT_TESTS",
+];
+
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+fn a_scan_leaves_no_usage_events_for_microsoft() {
+    // The wheel's library, started without ORT_DISABLE_TELEMETRY, writes a device id and a
+    // queue of events under ~/.cache/Microsoft/DeveloperTools (`src/main.rs`).
+    if !runtime() {
+        return;
+    }
+    let lib = suanfan::vision::find_onnxruntime(None).unwrap();
+    let home = std::env::temp_dir().join(format!("suanfan-home-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_suanfan"));
+    cmd.args(["scan", "datasets/samples/hand-melds.jpg", "--onnxruntime"])
+        .arg(&lib)
+        .current_dir(repo())
+        .env("HOME", &home)
+        .env("XDG_CACHE_HOME", home.join(".cache"))
+        .env_remove("ORT_DISABLE_TELEMETRY");
+    for v in CI_VARIABLES {
+        cmd.env_remove(v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let left: Vec<_> = std::fs::read_dir(&home)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    let _ = std::fs::remove_dir_all(&home);
+    assert!(left.is_empty(), "the scan left {left:?} in its home");
+}

@@ -39,10 +39,15 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
+
+# Read once, when onnxruntime starts: its Linux wheel sends Microsoft usage events unless told
+# not to (the suanfan binary sets it too, src/main.rs).
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+import onnxruntime as ort  # noqa: E402 (after the switch above)
 from PIL import Image, ImageDraw
 
 import faces

@@ -31,6 +31,10 @@ pub(super) fn environment(lib: &Path) -> Result<Environment, VisionError> {
             ))
         })?
         .with_name("suanfan")
+        // The wheel's library sends Microsoft usage events unless told not to: this stops the
+        // events of sessions; only ORT_DISABLE_TELEMETRY, set before it starts (`main.rs`),
+        // stops the first one and the uploader.
+        .with_telemetry(false)
         .build()
         .map_err(|e| {
             VisionError::Runtime(format!(
@@ -122,15 +126,14 @@ pub fn check_library(path: &Path) -> Result<(), VisionError> {
             install_hint()
         ))
     };
-    let data = std::fs::read(path).map_err(|e| bad(format!("cannot read it ({e})")))?;
-    if path.file_name().is_some_and(|n| n == ORT_LIBRARY) && data.len() != ORT_LIBRARY_SIZE {
+    let (head, len) = read_head(path).map_err(|e| bad(format!("cannot read it ({e})")))?;
+    if path.file_name().is_some_and(|n| n == ORT_LIBRARY) && len != ORT_LIBRARY_SIZE as u64 {
         return Err(bad(format!(
-            "{} bytes where the library of onnxruntime==1.31.1 has {ORT_LIBRARY_SIZE}",
-            data.len()
+            "{len} bytes where the library of onnxruntime==1.31.1 has {ORT_LIBRARY_SIZE}"
         )));
     }
-    if data.starts_with(b"\x7fELF") {
-        elf_complete(&data).map_err(bad)?;
+    if head.starts_with(b"\x7fELF") {
+        elf_complete(&head, len).map_err(bad)?;
     } else if cfg!(target_os = "linux") {
         return Err(bad("not an ELF shared library".to_string()));
     }
@@ -220,8 +223,23 @@ pub fn fetch_onnxruntime() -> Result<PathBuf, VisionError> {
     Ok(lib)
 }
 
-/// Whether a 64-bit little-endian ELF file holds everything its headers point to.
-fn elf_complete(data: &[u8]) -> Result<(), String> {
+/// How much of a library `check_library` reads: its ELF header and the program headers that
+/// follow it (a 29 MB library read whole cost 3–16 ms of every run, decoding beside it).
+const HEAD: u64 = 64 << 10;
+
+/// The first `HEAD` bytes of the file at `path` and its length.
+fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, u64)> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    let mut head = Vec::with_capacity(HEAD.min(len) as usize);
+    file.take(HEAD).read_to_end(&mut head)?;
+    Ok((head, len))
+}
+
+/// Whether a 64-bit little-endian ELF file of `len` bytes, starting with `data`, holds everything
+/// its headers point to (its program headers must lie within `data`).
+fn elf_complete(data: &[u8], len: u64) -> Result<(), String> {
     let u16_at = |o: usize| {
         data.get(o..o + 2)
             .map(|b| u16::from_le_bytes([b[0], b[1]]) as u64)
@@ -230,11 +248,10 @@ fn elf_complete(data: &[u8]) -> Result<(), String> {
         data.get(o..o + 8)
             .map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
     };
-    let short = || format!("cut short at {} bytes", data.len());
+    let short = || format!("cut short at {len} bytes");
     if data.get(4) != Some(&2) || data.get(5) != Some(&1) {
         return Err("not a 64-bit little-endian ELF file".to_string());
     }
-    let len = data.len() as u64;
     let (phoff, phsize, phnum) = (u64_at(0x20), u16_at(0x36), u16_at(0x38));
     let (shoff, shsize, shnum) = (u64_at(0x28), u16_at(0x3A), u16_at(0x3C));
     let (Some(phoff), Some(phsize), Some(phnum), Some(shoff), Some(shsize), Some(shnum)) =
