@@ -12,6 +12,7 @@ use crate::scoring::{RuleSet, Score, WinContext, score};
 use crate::table::decode::Decoded;
 use crate::table::layout::{GroupKind, TableReading};
 use crate::table::read_and_decode;
+use crate::tile::Tile;
 use crate::vision::{Photo, Recognizer, VisionError, load_photo};
 use crate::{explain, json as sjson, notation};
 
@@ -329,7 +330,15 @@ pub fn to_text_in(o: &ScanOutcome, lang: explain::Lang) -> String {
                     _ => '?',
                 })
                 .collect();
-            format!("{} {faces}", g.kind.name())
+            let tiles: Vec<Tile> = g
+                .tiles
+                .iter()
+                .filter_map(|&i| match (o.detections[i].face_down, o.face_of(i)) {
+                    (false, Some((Face::Tile(t), _))) => Some(t),
+                    _ => None,
+                })
+                .collect();
+            format!("{} {faces}", group_name(g.kind, &tiles))
         })
         .collect();
     let _ = writeln!(s, "{} {}", l("Read"), seen.join(" · "));
@@ -368,9 +377,47 @@ pub fn to_text_in(o: &ScanOutcome, lang: explain::Lang) -> String {
     s
 }
 
+/// The name the "Read" line gives a group of `kind` whose face-up faces are `tiles`: three
+/// tiles laid as a chow or a pung are named by what their faces make, and a "meld?" when they
+/// make neither (a close-up of part of a row, 6m 8m N, is laid as a meld of three).
+fn group_name(kind: GroupKind, tiles: &[Tile]) -> &'static str {
+    let mut t = tiles.to_vec();
+    t.sort();
+    match kind {
+        GroupKind::Chow { .. } | GroupKind::Pung { .. } if t.len() == 3 => {
+            if t.iter().all(|&x| x == t[0]) {
+                "pung"
+            } else if t[0].next() == Some(t[1]) && t[1].next() == Some(t[2]) {
+                "chow"
+            } else {
+                "meld?"
+            }
+        }
+        _ => kind.name(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn three_tiles_laid_as_a_meld_are_named_by_what_their_faces_make() {
+        let t = |s: &str| Tile::parse(s).expect("a tile");
+        let chow = GroupKind::Chow { claimed: 0 };
+        assert_eq!(group_name(chow, &[t("8m"), t("6m"), t("7m")]), "chow");
+        assert_eq!(group_name(chow, &[t("6m"), t("8m"), t("N")]), "meld?");
+        assert_eq!(group_name(chow, &[t("E"), t("E"), t("E")]), "pung");
+        let pung = GroupKind::Pung {
+            from: crate::scoring::Seat::Left,
+        };
+        assert_eq!(group_name(pung, &[t("3s"), t("4s"), t("2s")]), "chow");
+        assert_eq!(group_name(chow, &[t("6m"), t("8m")]), "chow");
+        assert_eq!(
+            group_name(GroupKind::Hand, &[t("1m"), t("5p"), t("E")]),
+            "hand"
+        );
+    }
 
     #[test]
     fn photos_decoded_ahead_come_one_a_file_in_order_with_what_failed() {
