@@ -265,7 +265,10 @@ fn elf_complete(data: &[u8], len: u64) -> Result<(), String> {
     for k in 0..phnum {
         let o = (phoff + k * phsize) as usize;
         let (Some(off), Some(filesz)) = (u64_at(o + 8), u64_at(o + 32)) else {
-            return Err(short());
+            // Within the file (checked above) but past the part read: no library is made so.
+            return Err(format!(
+                "its program headers lie past the first {HEAD} bytes"
+            ));
         };
         if off.saturating_add(filesz) > len {
             return Err(short());
