@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use suanfan::audit::{count, count_verb};
 use suanfan::explain;
 use suanfan::json;
 use suanfan::notation;
@@ -397,13 +398,14 @@ fn merge_audits(a: &MergeArgs) -> Result<ExitCode, CliError> {
     let json = merge::to_json(&tables);
     write("summary.json", format!("{json:#}\n").as_bytes())?;
     write("index.html", merge::to_html(&tables, &a.out).as_bytes())?;
+    let n = |key: &str| json[key].as_u64().unwrap_or(0);
     println!(
-        "{} tables, {} hands, {} disagree, {} unsure, {} unreadable: {}",
-        json["tables"],
-        json["hands"],
-        json["disagree"],
-        json["unsure"],
-        json["unreadable"],
+        "{}, {}, {}, {} unsure, {} unreadable: {}",
+        count(n("tables"), "table"),
+        count(n("hands"), "hand"),
+        count_verb(n("disagree"), "disagree"),
+        n("unsure"),
+        n("unreadable"),
         a.out.join("index.html").display()
     );
     Ok(if merge::all_agree(&tables) {
@@ -661,8 +663,11 @@ fn report_live_summary(
     track: &suanfan::track::TrackConfig,
 ) -> ExitCode {
     eprintln!(
-        "suanfan: {} frames read ({} unreadable), {} hands locked, {:.0} ms a frame in the models",
-        summary.frames, summary.bad_frames, summary.locked, summary.ms_per_frame
+        "suanfan: {} read ({} unreadable), {} locked, {:.0} ms a frame in the models",
+        count(summary.frames, "frame"),
+        summary.bad_frames,
+        count(summary.locked as u64, "hand"),
+        summary.ms_per_frame
     );
     if summary.locked == 0 && summary.frames > 0 && summary.failure.is_none() {
         eprintln!(

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::report::esc;
+use super::{count, count_verb};
 
 /// One table's audit, as its `audit.json` gives it.
 #[derive(Debug, Clone)]
@@ -133,7 +134,10 @@ pub fn to_csv(tables: &[Table]) -> Result<Vec<u8>, csv::Error> {
         if let Some(e) = &t.error {
             w.write_record([dir.as_str(), "", "", "unreadable", e.as_str()])?;
         } else if t.flagged.is_empty() {
-            let all = format!("all {} hands agree", t.hands);
+            let all = match t.hands {
+                1 => "the hand agrees".to_string(),
+                n => format!("all {n} hands agree"),
+            };
             w.write_record([dir.as_str(), &players, "", "agrees", &all])?;
         }
         for (h, s, f) in &t.flagged {
@@ -151,12 +155,15 @@ pub fn to_html(tables: &[Table], out: &Path) -> String {
     );
     let _ = write!(
         h,
-        "<p><b>{} tables, {} hands, {} disagree, {} could not be confirmed, {} tables unreadable</b></p>",
-        tables.len(),
-        tables.iter().map(|t| t.hands).sum::<u64>(),
-        tables.iter().map(|t| t.disagree).sum::<u64>(),
+        "<p><b>{}, {}, {}, {} could not be confirmed, {} unreadable</b></p>",
+        count(tables.len() as u64, "table"),
+        count(tables.iter().map(|t| t.hands).sum::<u64>(), "hand"),
+        count_verb(tables.iter().map(|t| t.disagree).sum::<u64>(), "disagree"),
         tables.iter().map(|t| t.unsure).sum::<u64>(),
-        tables.iter().filter(|t| t.error.is_some()).count()
+        count(
+            tables.iter().filter(|t| t.error.is_some()).count() as u64,
+            "table"
+        )
     );
     h.push_str("<table><tr><th>table</th><th>players</th><th>hands</th><th>disagree</th><th>unsure</th><th>notes</th></tr>");
     for t in tables {

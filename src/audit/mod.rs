@@ -501,6 +501,16 @@ fn score_notation(v: &mut Verdict, rules: &RuleSet) {
 /// Below this probability for its weakest tile, a hand read from a recording is unsure.
 pub use crate::scan::UNSURE_BELOW;
 
+/// `n` `noun`s, the noun singular for one: `1 hand`, `3 hands`, `0 wins`.
+pub fn count(n: u64, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `n` and `verb` agreeing with it: `1 agrees`, `3 agree`, `0 disagree`.
+pub fn count_verb(n: u64, verb: &str) -> String {
+    format!("{n} {verb}{}", if n == 1 { "s" } else { "" })
+}
+
 /// Matches the recordings' moments to the winning rows and compares; returns notes for the
 /// top of the report.
 fn compare_recorded(
@@ -668,8 +678,9 @@ fn recording_notes(
     }
     if moments.len() != wins {
         notes.push(format!(
-            "the recordings show {} winning hands, the sheet has {wins} wins",
-            moments.len()
+            "the recordings show {}, the sheet has {}",
+            count(moments.len() as u64, "winning hand"),
+            count(wins as u64, "win")
         ));
     }
     notes

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::{Audit, State, Verdict, clock, show_changes};
+use super::{Audit, State, Verdict, clock, count, count_verb, show_changes};
 use crate::tile::Tile;
 
 /// The word for a verdict's state.
@@ -20,10 +20,13 @@ fn state_word(v: &Verdict) -> &'static str {
 /// `16 hands, 13 agree, 2 disagree, 1 unsure`.
 fn counts(a: &Audit) -> String {
     let mut s = format!(
-        "{} hands, {} agree, {} disagree",
-        a.verdicts.len(),
-        a.verdicts.len() - a.disagreements() - a.unsure(),
-        a.disagreements()
+        "{}, {}, {}",
+        count(a.verdicts.len() as u64, "hand"),
+        count_verb(
+            (a.verdicts.len() - a.disagreements() - a.unsure()) as u64,
+            "agree"
+        ),
+        count_verb(a.disagreements() as u64, "disagree")
     );
     if a.unsure() > 0 {
         s.push_str(&format!(", {} could not be confirmed", a.unsure()));
@@ -37,12 +40,12 @@ fn recording_lines(a: &Audit) -> Vec<String> {
         .iter()
         .map(|r| {
             let mut s = format!(
-                "{}: {} frames decoded up to {}, {} read by the models, {} winning hands held still",
+                "{}: {} decoded up to {}, {} read by the models, {} held still",
                 r.name,
-                r.frames,
+                count(r.frames, "frame"),
                 clock(r.last_seconds.unwrap_or(0.0)),
                 r.frames_read,
-                r.hands_found
+                count(r.hands_found as u64, "winning hand")
             );
             if r.bad_frames > 0 {
                 s.push_str(&format!(", {} frames unreadable", r.bad_frames));

@@ -193,3 +193,12 @@ fn the_html_report_keeps_its_structure() {
         );
     }
 }
+
+#[test]
+fn counts_are_written_as_english_says_them() {
+    assert_eq!(count(1, "hand"), "1 hand");
+    assert_eq!(count(0, "win"), "0 wins");
+    assert_eq!(count(3, "winning hand"), "3 winning hands");
+    assert_eq!(count_verb(1, "agree"), "1 agrees");
+    assert_eq!(count_verb(2, "disagree"), "2 disagree");
+}
