@@ -320,24 +320,19 @@ pub fn to_text_in(o: &ScanOutcome, lang: explain::Lang) -> String {
         .groups
         .iter()
         .map(|g| {
-            let faces: String = g
-                .tiles
-                .iter()
-                .map(|&i| match (o.detections[i].face_down, o.face_of(i)) {
+            let mut faces = String::new();
+            let mut tiles: Vec<Tile> = Vec::new();
+            for &i in &g.tiles {
+                faces.push(match (o.detections[i].face_down, o.face_of(i)) {
                     (true, _) => '🀫',
-                    (false, Some((Face::Tile(t), _))) => t.unicode(),
+                    (false, Some((Face::Tile(t), _))) => {
+                        tiles.push(t);
+                        t.unicode()
+                    }
                     (false, Some((Face::Bonus(b), _))) => b.unicode(),
                     _ => '?',
-                })
-                .collect();
-            let tiles: Vec<Tile> = g
-                .tiles
-                .iter()
-                .filter_map(|&i| match (o.detections[i].face_down, o.face_of(i)) {
-                    (false, Some((Face::Tile(t), _))) => Some(t),
-                    _ => None,
-                })
-                .collect();
+                });
+            }
             format!("{} {faces}", group_name(g.kind, &tiles))
         })
         .collect();
