@@ -22,6 +22,7 @@ use std::time::Instant;
 
 use image::RgbImage;
 use ndarray::{Array4, ArrayD};
+use ort::environment::Environment;
 use ort::session::{Session, SessionOutputs};
 use ort::value::TensorRef;
 
@@ -42,6 +43,7 @@ mod photo;
 mod reflections;
 mod runtime;
 mod scale;
+mod sessions;
 mod sideways;
 mod softness;
 mod straighten;
@@ -319,8 +321,11 @@ impl Timings {
 pub struct Recognizer {
     finder: Session,
     classifier: Session,
-    /// Reads the faces of a soft photo (`softness.rs`).
-    soft_classifier: Session,
+    /// Reads the faces of a soft photo (`softness.rs`); the embedded one is loaded when the
+    /// first soft photo comes (`sessions.rs`).
+    soft_classifier: Option<Session>,
+    /// The environment the models run in, kept to load the soft classifier later.
+    env: Environment,
     /// Whether the photo being read is soft: decided once a photo, from its first tiles found.
     soft: Option<bool>,
     /// Whether the picture being read may be upside down (a photo turned a quarter by
@@ -511,8 +516,9 @@ impl FinderMaps {
 }
 
 impl Recognizer {
-    /// Loads ONNX Runtime and both models, checks that each model gives the outputs suanfan
-    /// reads, and warms them up once.
+    /// Loads ONNX Runtime and the models, checks that each gives the outputs suanfan reads,
+    /// and warms them up once. The embedded classifier for soft photos is loaded when the
+    /// first soft photo comes (`sessions.rs`).
     pub fn new(cfg: VisionConfig) -> Result<Recognizer, VisionError> {
         let lib = match find_onnxruntime(cfg.onnxruntime.as_deref()) {
             Ok(lib) => lib,
@@ -521,46 +527,20 @@ impl Recognizer {
             Err(e) => return Err(e),
         };
         let env = runtime::environment(&lib)?;
-        let load = |bytes: &[u8],
-                    path: &Option<PathBuf>,
-                    what: &str|
-         -> Result<Session, VisionError> {
-            let owned;
-            let data = match path {
-                Some(p) => {
-                    owned = std::fs::read(p)
-                        .map_err(|e| VisionError::Model(format!("{}: {e}", p.display())))?;
-                    &owned[..]
-                }
-                None => bytes,
-            };
-            let name = path.as_ref().map_or_else(
-                || format!("the embedded {what}"),
-                |p| p.display().to_string(),
-            );
-            Session::builder(&env)
-                .map_err(model_err)?
-                .with_intra_threads(cfg.threads.max(1))
-                .map_err(|e| model_err(e.to_string()))?
-                // The two sessions run one after the other: threads of one left spinning
-                // would take the cores from the other (measured: classifier 22 → 10 ms,
-                // finder 16 → 6 ms on 2 cores).
-                .with_intra_op_spinning(false)
-                .map_err(|e| model_err(e.to_string()))?
-                .commit_from_memory(data)
-                .map_err(|e| VisionError::Model(format!("{what} ({name}) cannot be loaded: {e}")))
-        };
-        let finder = load(FINDER, &cfg.finder_model, "tile finder")?;
-        let classifier = load(CLASSIFIER, &cfg.classifier_model, "tile classifier")?;
-        let soft_classifier = load(
-            SOFT_CLASSIFIER,
-            &cfg.soft_classifier_model,
-            "tile classifier for soft photos",
+        let threads = cfg.threads.max(1);
+        let finder = sessions::load(&env, FINDER, &cfg.finder_model, "tile finder", threads)?;
+        let classifier = sessions::load(
+            &env,
+            CLASSIFIER,
+            &cfg.classifier_model,
+            "tile classifier",
+            threads,
         )?;
         let mut r = Recognizer {
             finder,
             classifier,
-            soft_classifier,
+            soft_classifier: None,
+            env,
             soft: None,
             either_way: false,
             cfg,
@@ -569,52 +549,15 @@ impl Recognizer {
             classes: CLASS_COUNT,
         };
         r.classes = r.classifier_width(false)?;
-        let soft = r.classifier_width(true)?;
-        if soft != r.classes {
-            return Err(VisionError::Model(format!(
-                "the tile classifier for soft photos has {soft} outputs and the tile classifier \
-                 {}: both must read the same classes",
-                r.classes
-            )));
+        // A classifier given for soft photos is checked now; the embedded one, known to
+        // match, waits for the first soft photo (most photos are sharp: 6 ms of loading saved).
+        if r.cfg.soft_classifier_model.is_some() {
+            r.load_soft_classifier()?;
         }
         // Warm up (the first run allocates), which also checks the finder's outputs.
         let blank = RgbImage::from_pixel(64, 64, image::Rgb([120, 120, 120]));
         r.detect_frame(&blank)?;
         Ok(r)
-    }
-
-    /// The classifier for soft photos or the other one, with its name for messages.
-    fn classifier_for(&mut self, soft: bool) -> (&mut Session, &'static str) {
-        if soft {
-            (&mut self.soft_classifier, "tile classifier for soft photos")
-        } else {
-            (&mut self.classifier, "tile classifier")
-        }
-    }
-
-    /// The classifier's output width, checked once: 42 faces, 43 with "not a tile", 44 with
-    /// "a tile face down" as well.
-    fn classifier_width(&mut self, soft: bool) -> Result<usize, VisionError> {
-        let crop = Array4::<f32>::zeros((1, 3, CROP_H, CROP_W));
-        let (classifier, what) = self.classifier_for(soft);
-        let outputs = classifier
-            .run(ort::inputs![
-                TensorRef::from_array_view(&crop).map_err(model_err)?
-            ])
-            .map_err(|e| {
-                VisionError::Model(format!(
-                    "the {what} cannot read a 1×3×{CROP_H}×{CROP_W} crop: {e}"
-                ))
-            })?;
-        let probs = output(&outputs, what, "probs")?;
-        match probs.shape() {
-            [1, n] if (CLASS_COUNT..=WITH_BACK).contains(n) => Ok(*n),
-            other => Err(VisionError::Model(format!(
-                "the {what}'s `probs` has shape {other:?}; suanfan needs [n, {CLASS_COUNT}] \
-                 (the 42 faces), [n, {WITH_NONE}] (and \"not a tile\") or [n, {WITH_BACK}] (and \
-                 \"a tile face down\")"
-            ))),
-        }
     }
 
     /// Finds and reads every tile of a picture taken as it is: one pass of every look, for
@@ -1036,7 +979,7 @@ impl Recognizer {
             return Ok(Vec::new());
         }
         let classes = self.classes;
-        let (classifier, what) = self.classifier_for(self.soft == Some(true));
+        let (classifier, what) = self.classifier_for(self.soft == Some(true))?;
         let outputs = classifier
             .run(ort::inputs![
                 TensorRef::from_array_view(crops).map_err(model_err)?
