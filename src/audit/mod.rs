@@ -545,8 +545,13 @@ fn compare_recorded(
     let matched = recording::match_in_order(wins.len(), moments.len(), |r, k| {
         let v = &verdicts[wins[r]];
         let sc = scores[r][k].as_ref()?;
-        recording::time_fits(&v.row, moments[k].at)
-            .then(|| fit(v, written[r].as_ref(), &moments[k], sc))
+        let m = &moments[k];
+        let on_time = recording::time_fits(&v.row, m.at);
+        // A photo of a folder has no time of the match (the k-th counts as k/fps seconds,
+        // right only for frames cut from a video at that rate): the row's time then only
+        // prefers it, where a video's moment must keep to it.
+        (on_time || m.photo)
+            .then(|| fit(v, written[r].as_ref(), m, sc) + if on_time { ON_TIME } else { 0.0 })
     });
     let cut: Vec<String> = recs
         .iter()
@@ -564,6 +569,9 @@ fn compare_recorded(
     }
     recording_notes(recs, &moments, &matched, wins.len())
 }
+
+/// What a moment read from a photo of a folder gains for lying within the row's `time`.
+const ON_TIME: f64 = 0.25;
 
 /// How well a moment fits a row: a match at all, and more when the hand read scores what
 /// the sheet claims or is the hand the sheet writes out.

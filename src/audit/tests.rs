@@ -202,3 +202,61 @@ fn counts_are_written_as_english_says_them() {
     assert_eq!(count_verb(1, "agree"), "1 agrees");
     assert_eq!(count_verb(2, "disagree"), "2 disagree");
 }
+
+/// A hand read at `at` seconds of a recording, from a photo of a folder (`photo`) or a video.
+fn moment(notation_text: &str, at: f64, photo: bool) -> Arc<recording::Moment> {
+    let rules = RuleSet::default();
+    let outcome = crate::scan::finish(
+        String::new(),
+        Vec::new(),
+        &crate::scan::Given::default(),
+        &rules,
+        0.0,
+        0.0,
+        std::time::Instant::now(),
+    );
+    Arc::new(recording::Moment {
+        recording: "table".to_string(),
+        seconds: at,
+        at,
+        hand: notation::parse(notation_text).unwrap().hand,
+        flowers: 0,
+        confidence: 0.99,
+        frames: 1,
+        photo,
+        outcome,
+        frame: Arc::new(image::RgbImage::new(1, 1)),
+    })
+}
+
+#[test]
+fn photos_of_a_folder_are_matched_whatever_time_the_sheet_gives() {
+    // Two wins timed by the clock of the match; a folder's photos count as 0 s and 0.5 s.
+    let text = "# players: A, B, C, D\n# rules: mil\nhand,result,winner,from,total,A,B,C,D,time\n\
+                1,win,A,C,14,38,-8,-22,-8,0:04:10\n\
+                2,win,B,self,75,-83,249,-83,-83,0:09:55\n";
+    let s = sheet::read(text).unwrap();
+    let hands = ["123m456p11789sEEE", "111m222p333s444sEE"];
+    let read = |photo: bool| recording::Recording {
+        name: "table".to_string(),
+        moments: vec![moment(hands[0], 0.0, photo), moment(hands[1], 0.5, photo)],
+        ..recording::Recording::default()
+    };
+    let found = |a: &Audit| {
+        a.verdicts
+            .iter()
+            .map(|v| v.seen.as_ref().map(|m| notation::format_hand(&m.hand)))
+            .collect::<Vec<_>>()
+    };
+    let photos = audit_recorded(&s, Some(&[read(true)]));
+    assert_eq!(
+        codes(&photos),
+        vec![Vec::<&str>::new(); 2],
+        "{:?}",
+        photos.verdicts
+    );
+    assert!(found(&photos).iter().all(Option::is_some));
+    // From a video the times are the match's: 4 and 10 minutes in, nothing was shown.
+    let video = audit_recorded(&s, Some(&[read(false)]));
+    assert_eq!(codes(&video), vec![vec!["hand_not_found"]; 2]);
+}
