@@ -42,6 +42,8 @@ enum Message {
         name: String,
     },
     Note(String),
+    /// The source ended or stopped, and why: the status says so from then on.
+    Ended(String),
 }
 
 /// How the window starts.
@@ -88,6 +90,8 @@ pub struct LiveApp {
     picture: Option<([usize; 2], f32)>,
     detections: Vec<Detection>,
     status: Option<Status>,
+    /// Whether the source has ended (or stopped): no frame will come.
+    ended: bool,
     notes: Vec<String>,
     photo_path: String,
     /// The photo reader, started on the first photo (it keeps its models loaded).
@@ -139,6 +143,7 @@ impl LiveApp {
             picture: None,
             detections: Vec::new(),
             status: None,
+            ended: false,
             notes: Vec::new(),
             photo_path: String::new(),
             photos: None,
@@ -237,16 +242,16 @@ impl LiveApp {
                         .into(),
                 ));
             }
-            match result {
-                Ok(s) => send(Message::Note(match s.failure {
+            send(Message::Ended(match result {
+                Ok(s) => match s.failure {
                     Some(f) => format!("the source stopped: {f}"),
                     None => format!(
                         "the source ended; {} of its frames were read (the window keeps only the newest frame while the models are busy)",
                         s.frames
                     ),
-                })),
-                Err(e) => send(Message::Note(e.to_string())),
-            }
+                },
+                Err(e) => e.to_string(),
+            }));
         });
     }
 
@@ -298,6 +303,10 @@ impl LiveApp {
                     }
                 }
                 Message::Note(n) => self.notes.push(n),
+                Message::Ended(n) => {
+                    self.notes.push(n);
+                    self.ended = true;
+                }
             }
         }
         if let Some(Message::Frame {
@@ -330,12 +339,18 @@ impl LiveApp {
         }
     }
 
+    /// What the tracker is doing with the newest frame; once the source has ended, that it has
+    /// (a hand locked stays "Locked").
     fn status_text(&self) -> String {
-        match &self.status {
-            None => String::new(),
-            Some(Status::Searching { tiles }) => format!("Searching ({tiles} tiles)"),
-            Some(Status::HoldStill { tiles, .. }) => format!("Hold still ({tiles} tiles)"),
-            Some(Status::Locked { .. }) => "Locked".to_string(),
+        match (&self.status, self.ended) {
+            (Some(Status::Locked { .. }), _) => "Locked".to_string(),
+            (Some(Status::Searching { tiles } | Status::HoldStill { tiles, .. }), true) => {
+                format!("Source ended ({tiles} tiles)")
+            }
+            (None, true) => "Source ended".to_string(),
+            (None, false) => String::new(),
+            (Some(Status::Searching { tiles }), false) => format!("Searching ({tiles} tiles)"),
+            (Some(Status::HoldStill { tiles, .. }), false) => format!("Hold still ({tiles} tiles)"),
         }
     }
 
@@ -492,5 +507,32 @@ mod tests {
         assert!((r - 10.0).abs() < 0.01, "{r}");
         assert_eq!(times.len(), 21);
         assert_eq!(rate(&mut std::collections::VecDeque::new(), t0), 0.0);
+    }
+
+    #[test]
+    fn the_status_says_when_the_source_has_ended() {
+        let mut app = LiveApp::new(&egui::Context::default(), WindowOptions::default());
+        let frame = |status| Message::Frame {
+            image: Arc::new(RgbImage::new(4, 4)),
+            detections: Vec::new(),
+            status,
+        };
+        let send = |m| app.outbox.send(m).unwrap();
+        send(frame(Status::Searching { tiles: 32 }));
+        app.drain();
+        assert_eq!(app.status_text(), "Searching (32 tiles)");
+        // The last frame and the end come together: the end is not hidden by the frame.
+        let send = |m| app.outbox.send(m).unwrap();
+        send(Message::Ended(
+            "the source ended; 1 of its frames were read".into(),
+        ));
+        send(frame(Status::Searching { tiles: 32 }));
+        app.drain();
+        assert_eq!(app.status_text(), "Source ended (32 tiles)");
+        assert!(app.notes.iter().any(|n| n.starts_with("the source ended")));
+        let send = |m| app.outbox.send(m).unwrap();
+        send(frame(Status::Locked { key: "k".into() }));
+        app.drain();
+        assert_eq!(app.status_text(), "Locked");
     }
 }
