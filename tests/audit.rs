@@ -636,6 +636,7 @@ fn a_folder_of_photos_is_read_photo_by_photo() {
     let rec = &v["recordings"][0];
     assert_eq!(rec["hands_found"], 4, "{rec}");
     assert_eq!(rec["bad_frames"], 1, "{rec}");
+    assert_eq!(rec["photos"], true, "{rec}");
     assert_eq!(
         codes(&v),
         vec![
@@ -668,6 +669,12 @@ fn a_folder_of_photos_is_read_photo_by_photo() {
         let to = html[from..].find("<table>").unwrap();
         html[from..from + to].to_string()
     };
+    // The folder is told in photos, not in a video's frames and times.
+    assert!(
+        html.contains("6 photos, 5 read by the models, 4 winning hands shown, 1 photo unreadable"),
+        "{}",
+        &html[..html.len().min(3000)]
+    );
     let (first, third) = (card("4"), card("6"));
     assert!(!first.contains(" doubt"), "{first}");
     assert_eq!(third.matches(" doubt").count(), 1, "{third}");

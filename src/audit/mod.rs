@@ -100,6 +100,8 @@ pub struct RecordingInfo {
     pub last_seconds: Option<f64>,
     pub duration: Option<f64>,
     pub problem: Option<String>,
+    /// A folder of photos rather than a video.
+    pub photos: bool,
 }
 
 /// The audit of a sheet.
@@ -704,6 +706,7 @@ fn recording_info(r: &recording::Recording) -> RecordingInfo {
         last_seconds: r.last_seconds,
         duration: r.duration,
         problem: r.problem.clone(),
+        photos: r.photos,
     }
 }
 

@@ -70,6 +70,8 @@ pub struct Recording {
     pub duration: Option<f64>,
     /// Why the recording could not be read, or stopped early (truncated, failed).
     pub problem: Option<String>,
+    /// A folder of photos (its frames are photos, not a video's).
+    pub photos: bool,
 }
 
 impl Recording {
@@ -238,6 +240,7 @@ fn read_photos(
 ) -> Result<Recording, VisionError> {
     let mut out = Recording {
         name: dir.to_string(),
+        photos: true,
         ..Recording::default()
     };
     let files = match capture::images_in(std::path::Path::new(dir)) {

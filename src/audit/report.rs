@@ -39,16 +39,28 @@ fn recording_lines(a: &Audit) -> Vec<String> {
     a.recordings
         .iter()
         .map(|r| {
-            let mut s = format!(
-                "{}: {} decoded up to {}, {} read by the models, {} held still",
-                r.name,
-                count(r.frames, "frame"),
-                clock(r.last_seconds.unwrap_or(0.0)),
-                r.frames_read,
-                count(r.hands_found as u64, "winning hand")
-            );
+            let (mut s, unit) = if r.photos {
+                let s = format!(
+                    "{}: {}, {} read by the models, {} shown",
+                    r.name,
+                    count(r.frames, "photo"),
+                    r.frames_read,
+                    count(r.hands_found as u64, "winning hand")
+                );
+                (s, "photo")
+            } else {
+                let s = format!(
+                    "{}: {} decoded up to {}, {} read by the models, {} held still",
+                    r.name,
+                    count(r.frames, "frame"),
+                    clock(r.last_seconds.unwrap_or(0.0)),
+                    r.frames_read,
+                    count(r.hands_found as u64, "winning hand")
+                );
+                (s, "frame")
+            };
             if r.bad_frames > 0 {
-                s.push_str(&format!(", {} frames unreadable", r.bad_frames));
+                s.push_str(&format!(", {} unreadable", count(r.bad_frames, unit)));
             }
             s
         })
@@ -153,6 +165,7 @@ pub fn to_json(a: &Audit) -> Value {
             "last_frame_time": r.last_seconds,
             "duration": r.duration,
             "problem": r.problem,
+            "photos": r.photos,
         })).collect::<Vec<_>>(),
         "verdicts": a.verdicts.iter().map(|v| verdict_json(a, v)).collect::<Vec<_>>(),
     })
