@@ -676,6 +676,10 @@ fn a_folder_of_photos_is_read_photo_by_photo() {
         &html[..html.len().min(3000)]
     );
     let (first, third) = (card("4"), card("6"));
+    assert!(
+        first.contains("read in ") && !first.contains("· 1 frame"),
+        "{first}"
+    );
     assert!(!first.contains(" doubt"), "{first}");
     assert_eq!(third.matches(" doubt").count(), 1, "{third}");
     assert!(

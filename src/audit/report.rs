@@ -409,15 +409,16 @@ fn card_html(h: &mut String, a: &Audit, v: &Verdict, fonts: Option<&crate::annot
 /// The frame the hand was read in, and how sure the reading was.
 fn seen_html(h: &mut String, m: &super::recording::Moment, fonts: &crate::annotate::Fonts) {
     h.push_str(&frame_html(m, fonts));
+    // A photo is one picture: only a video's reading says how many frames it fused.
+    let frames = match m.frames {
+        _ if m.photo => String::new(),
+        1 => " · 1 frame".to_string(),
+        n => format!(" · {n} frames fused"),
+    };
     let _ = write!(
         h,
-        "<div class=\"seen\">read in {} · {} · least sure tile {:.0}% (tiles read less than {:.0}% sure are outlined in red)</div>",
+        "<div class=\"seen\">read in {}{frames} · least sure tile {:.0}% (tiles read less than {:.0}% sure are outlined in red)</div>",
         esc(&m.place()),
-        if m.frames == 1 {
-            "1 frame".to_string()
-        } else {
-            format!("{} frames fused", m.frames)
-        },
         f64::from(m.confidence) * 100.0,
         f64::from(crate::scan::UNSURE_BELOW) * 100.0
     );
