@@ -336,6 +336,14 @@ pub fn to_text_in(o: &ScanOutcome, lang: explain::Lang) -> String {
             format!("{} {faces}", group_name(g.kind, &tiles))
         })
         .collect();
+    if o.detections.is_empty() {
+        // Nothing to read and nothing to assume about: the issue says what there is to say.
+        for i in &o.issues {
+            let _ = writeln!(s, "{} {i}", l("Issue"));
+        }
+        let _ = writeln!(s, "\nNo tiles found in this photo: nothing to score.");
+        return s;
+    }
     let _ = writeln!(s, "{} {}", l("Read"), seen.join(" · "));
     for c in &o.decoded.changes {
         let _ = writeln!(
@@ -395,6 +403,32 @@ fn group_name(kind: GroupKind, tiles: &[Tile]) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_photo_without_tiles_says_so_and_assumes_nothing() {
+        let o = finish(
+            "empty.jpg".to_string(),
+            Vec::new(),
+            &Given::default(),
+            &RuleSet::default(),
+            1.0,
+            2.0,
+            Instant::now(),
+        );
+        let text = to_text_in(&o, explain::Lang::En);
+        assert!(
+            text.contains("Issue    no tiles found in the picture"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("No tiles found in this photo: nothing to score.\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("Assumed") && !text.contains("Read "),
+            "{text}"
+        );
+    }
 
     #[test]
     fn three_tiles_laid_as_a_meld_are_named_by_what_their_faces_make() {
