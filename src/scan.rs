@@ -315,6 +315,14 @@ pub fn to_text_in(o: &ScanOutcome, lang: explain::Lang) -> String {
         o.ms_decode,
         o.ms_model
     );
+    if o.detections.is_empty() {
+        // Nothing to read and nothing to assume about: the issue says what there is to say.
+        for i in &o.issues {
+            let _ = writeln!(s, "{} {i}", l("Issue"));
+        }
+        let _ = writeln!(s, "\nNo tiles found in this photo: nothing to score.");
+        return s;
+    }
     let seen: Vec<String> = o
         .reading
         .groups
@@ -336,14 +344,6 @@ pub fn to_text_in(o: &ScanOutcome, lang: explain::Lang) -> String {
             format!("{} {faces}", group_name(g.kind, &tiles))
         })
         .collect();
-    if o.detections.is_empty() {
-        // Nothing to read and nothing to assume about: the issue says what there is to say.
-        for i in &o.issues {
-            let _ = writeln!(s, "{} {i}", l("Issue"));
-        }
-        let _ = writeln!(s, "\nNo tiles found in this photo: nothing to score.");
-        return s;
-    }
     let _ = writeln!(s, "{} {}", l("Read"), seen.join(" · "));
     for c in &o.decoded.changes {
         let _ = writeln!(

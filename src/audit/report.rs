@@ -39,26 +39,20 @@ fn recording_lines(a: &Audit) -> Vec<String> {
     a.recordings
         .iter()
         .map(|r| {
-            let (mut s, unit) = if r.photos {
-                let s = format!(
-                    "{}: {}, {} read by the models, {} shown",
-                    r.name,
-                    count(r.frames, "photo"),
-                    r.frames_read,
-                    count(r.hands_found as u64, "winning hand")
-                );
-                (s, "photo")
+            // A folder is told in photos; a video in frames, up to a time, hands held still.
+            let (unit, span, found) = if r.photos {
+                ("photo", String::new(), "shown")
             } else {
-                let s = format!(
-                    "{}: {} decoded up to {}, {} read by the models, {} held still",
-                    r.name,
-                    count(r.frames, "frame"),
-                    clock(r.last_seconds.unwrap_or(0.0)),
-                    r.frames_read,
-                    count(r.hands_found as u64, "winning hand")
-                );
-                (s, "frame")
+                let span = format!(" decoded up to {}", clock(r.last_seconds.unwrap_or(0.0)));
+                ("frame", span, "held still")
             };
+            let mut s = format!(
+                "{}: {}{span}, {} read by the models, {} {found}",
+                r.name,
+                count(r.frames, unit),
+                r.frames_read,
+                count(r.hands_found as u64, "winning hand")
+            );
             if r.bad_frames > 0 {
                 s.push_str(&format!(", {} unreadable", count(r.bad_frames, unit)));
             }

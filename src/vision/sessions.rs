@@ -1,7 +1,7 @@
 //! The models' ONNX Runtime sessions: loaded from the embedded bytes or a file the user gave;
 //! the classifiers checked for the classes suanfan reads. The embedded classifier for soft
 //! photos is loaded when the first soft photo comes: most photos are sharp, and loading it
-//! cost a one-photo `scan` about 6 ms (a 12 MP photo 3–7 ms sooner by the clock, session 60).
+//! cost a one-photo `scan` about 6 ms (a 12 MP photo 4–5 ms sooner by the clock, session 60).
 
 use std::path::PathBuf;
 
