@@ -38,6 +38,7 @@ mod geometry;
 mod grown;
 mod halves;
 mod heif;
+mod keystone;
 mod lone;
 mod photo;
 mod reflections;
@@ -49,6 +50,7 @@ mod softness;
 mod straighten;
 mod stretch;
 mod twice;
+mod warp;
 mod whole;
 
 use geometry::{Rect, Seen, covered, iou, turns};

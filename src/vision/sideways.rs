@@ -56,7 +56,7 @@ fn mostly_sideways(found: &[Detection]) -> Option<Orientation> {
 /// How many of the face-up tiles are likely read right less how many likely not: the sum of
 /// `2p - 1` for the probability `p` of the face each is read as. More for more tiles read
 /// surely; a tile read under one half counts against.
-fn surety(found: &[Detection]) -> f32 {
+pub(super) fn surety(found: &[Detection]) -> f32 {
     found
         .iter()
         .filter(|d| !d.face_down)

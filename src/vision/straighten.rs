@@ -7,11 +7,12 @@
 
 use std::f32::consts::FRAC_PI_2;
 
-use image::{Rgb, RgbImage};
+use image::RgbImage;
 
 use super::edges::long_side;
 use super::geometry::median;
 use super::sideways::{all_sure, surer};
+use super::warp::{mean_colour, warped};
 use super::{CLOSER_FROM, Recognizer, Timings, VisionError};
 use crate::detection::Detection;
 
@@ -116,50 +117,15 @@ fn levelled(img: &RgbImage, slant: f32, bands: usize) -> (RgbImage, Affine) {
         [w / 2.0, h / 2.0],
         [nw as f32 / 2.0, nh as f32 / 2.0],
     );
-    let mut out = RgbImage::from_pixel(nw, nh, mean_colour(img));
-    let row = nw as usize * 3;
-    let per_band = (nh as usize).div_ceil(bands.max(1)).max(1) * row;
     let back = to_level.inverse();
-    std::thread::scope(|scope| {
-        for (i, band) in out.chunks_mut(per_band).enumerate() {
-            let first = i * per_band / row;
-            scope.spawn(move || warp_rows(img, back, band, first, nw as usize));
-        }
-    });
+    let out = warped(
+        img,
+        (nw, nh),
+        mean_colour(img),
+        move |p| back.apply(p),
+        bands,
+    );
     (out, to_level)
-}
-
-/// Fills the rows of a `width`-pixel picture from row `first` on (`rows`, RGB) with `img`
-/// sampled bilinearly where `back` maps their pixels' centres; pixels falling outside it are
-/// left as they are.
-fn warp_rows(img: &RgbImage, back: Affine, rows: &mut [u8], first: usize, width: usize) {
-    let (w, h) = (img.width() as usize, img.height() as usize);
-    let (xmax, ymax) = ((w - 1) as f32, (h - 1) as f32);
-    let src = img.as_raw();
-    let m = back.0;
-    for (j, row) in rows.chunks_mut(width * 3).enumerate() {
-        // The source of the row's first pixel centre, less half a pixel; each pixel further
-        // right steps by (m0, m3).
-        let [mut sx, mut sy] = back.apply([0.5, (first + j) as f32 + 0.5]);
-        sx -= 0.5;
-        sy -= 0.5;
-        for px in row.chunks_exact_mut(3) {
-            if sx >= 0.0 && sy >= 0.0 && sx < xmax && sy < ymax {
-                let (x0, y0) = (sx as usize, sy as usize);
-                let fx = ((sx - x0 as f32) * 256.0) as u32;
-                let fy = ((sy - y0 as f32) * 256.0) as u32;
-                let at = (y0 * w + x0) * 3;
-                let (top, bottom) = (&src[at..at + 6], &src[at + w * 3..at + w * 3 + 6]);
-                for c in 0..3 {
-                    let t = u32::from(top[c]) * (256 - fx) + u32::from(top[c + 3]) * fx;
-                    let b = u32::from(bottom[c]) * (256 - fx) + u32::from(bottom[c + 3]) * fx;
-                    px[c] = ((t * (256 - fy) + b * fy + (1 << 15)) >> 16) as u8;
-                }
-            }
-            sx += m[0];
-            sy += m[3];
-        }
-    }
 }
 
 /// How much the levelled picture of a photo whose long side is `long`, where `found` was
@@ -176,19 +142,6 @@ fn level_scale(found: &[Detection], long: f32) -> f32 {
     (KEEP_TILE / median(sides))
         .max(CLOSER_FROM as f32 / long)
         .min(1.0)
-}
-
-/// The mean colour of a picture, from every 7th pixel.
-fn mean_colour(img: &RgbImage) -> Rgb<u8> {
-    let mut sum = [0u64; 3];
-    let mut n = 0u64;
-    for p in img.pixels().step_by(7) {
-        for (s, v) in sum.iter_mut().zip(p.0) {
-            *s += u64::from(v);
-        }
-        n += 1;
-    }
-    Rgb(sum.map(|s| (s / n.max(1)) as u8))
 }
 
 /// `d`, found in the levelled picture, back where `back` maps it.
@@ -237,6 +190,7 @@ impl Recognizer {
 mod tests {
     use super::*;
     use crate::detection::{CLASS_COUNT, Orientation};
+    use image::Rgb;
 
     /// A face-up tile 40 × 60 centred at (`x`, 100), its top edge slanted `degrees` clockwise.
     fn tile(x: f32, degrees: f32) -> Detection {

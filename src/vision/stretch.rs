@@ -95,6 +95,7 @@ impl Recognizer {
         let (found, mut t) = self.first_read(img)?;
         let found = self.upright_sideways(img, found, &mut t)?;
         let found = self.level_askew(img, found, &mut t)?;
+        let found = self.take_out_keystone(img, found, &mut t)?;
         let found = self.read_hard_pictures(img, found, &mut t)?;
         let (w, h) = (img.width() as f32, img.height() as f32);
         let found = drop_dwarfs(drop_cut_neighbours(w, h, found));
