@@ -11,7 +11,9 @@
 use image::RgbImage;
 
 use super::edges::{drop_cut_neighbours, is_a_close_up};
+use super::geometry::median;
 use super::sideways::surety;
+use super::twice::area;
 use super::warp::{mean_colour, warped};
 use super::{Recognizer, Timings, VisionError};
 use crate::detection::Detection;
@@ -67,18 +69,6 @@ impl Keystone {
 /// A tile's size (the cube root of its area) where it lies (its outline's centre).
 type SizeAt = ([f32; 2], f32);
 
-/// The area inside a tile's outline (the shoelace formula).
-fn area(d: &Detection) -> f32 {
-    let c = &d.corners;
-    let twice: f32 = (0..4)
-        .map(|i| {
-            let (a, b) = (c[i], c[(i + 1) % 4]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum();
-    twice.abs() / 2.0
-}
-
 /// The plane `s = a + b dx + c dy` fitted by least squares to sizes `s` at points (`dx`, `dy`)
 /// about their mean; `None` when the points lie on a line.
 fn fit_plane(points: &[SizeAt]) -> Option<(f32, f32, f32, [f32; 2])> {
@@ -116,9 +106,7 @@ fn keystone_of(found: &[Detection]) -> Option<Keystone> {
     }
     let (a, b, c, mid) = fit_plane(&points)?;
     let miss = |q: &SizeAt| (q.1 - a - b * (q.0[0] - mid[0]) - c * (q.0[1] - mid[1])).abs();
-    let mut misses: Vec<f32> = points.iter().map(miss).collect();
-    misses.sort_by(f32::total_cmp);
-    let typical = misses[misses.len() / 2];
+    let typical = median(points.iter().map(miss).collect());
     points.retain(|q| miss(q) <= OUTLIER * typical);
     if points.len() < AT_LEAST {
         return None;
@@ -135,19 +123,21 @@ fn keystone_of(found: &[Detection]) -> Option<Keystone> {
 /// was read: the tiles' fitted sizes differ by `STRONG` at least, and no corner of the picture
 /// comes nearer the horizon than `FLOOR`.
 fn worth_taking_out(k: &Keystone, found: &[Detection], (w, h): (f32, f32)) -> bool {
-    let ws: Vec<f32> = found
+    let (lo, hi) = found
         .iter()
         .filter(|d| !d.face_down)
         .map(|d| k.w(d.center()))
-        .collect();
-    let (lo, hi) = ws
-        .iter()
-        .fold((f32::MAX, f32::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
-    let floor = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]
+        .fold((f32::MAX, f32::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    let floor = picture_corners((w, h))
         .iter()
         .map(|&p| k.w(p))
         .fold(f32::MAX, f32::min);
     lo > 0.0 && hi / lo >= STRONG && floor >= FLOOR
+}
+
+/// The corners of a `w` × `h` picture.
+fn picture_corners((w, h): (f32, f32)) -> [[f32; 2]; 4] {
+    [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]
 }
 
 /// Where the picture of `k` taken out goes on a canvas: the canvas's size and the map from
@@ -164,7 +154,7 @@ impl Canvas {
     /// The canvas that holds all of a `w` × `h` picture with `k` taken out, no more pixels
     /// than the picture has.
     fn of(k: Keystone, (w, h): (f32, f32)) -> Canvas {
-        let corners = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]].map(|p| k.apply(p));
+        let corners = picture_corners((w, h)).map(|p| k.apply(p));
         let lo = [0, 1].map(|i| corners.iter().map(|p| p[i]).fold(f32::MAX, f32::min));
         let hi = [0, 1].map(|i| corners.iter().map(|p| p[i]).fold(f32::MIN, f32::max));
         let (cw, ch) = (hi[0] - lo[0], hi[1] - lo[1]);
@@ -220,10 +210,10 @@ impl Recognizer {
         let (read, tm) = self.find_and_read(&flat)?;
         t.add_time(&tm);
         let read: Vec<Detection> = read
-            .iter()
+            .into_iter()
             .map(|d| Detection {
                 corners: d.corners.map(back),
-                ..d.clone()
+                ..d
             })
             .collect();
         // Judged by what a close-up keeps: a near tile found only with the keystone taken

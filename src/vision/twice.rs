@@ -52,7 +52,8 @@ fn overlap(a: &Detection, b: &Detection) -> bool {
     share_inside(small, big) >= SAME_TILE
 }
 
-fn area(d: &Detection) -> f32 {
+/// The area inside a tile's outline (the shoelace formula).
+pub(super) fn area(d: &Detection) -> f32 {
     let c = d.corners;
     let cross = |p: [f32; 2], q: [f32; 2]| p[0] * q[1] - p[1] * q[0];
     (0..4)
