@@ -39,7 +39,10 @@ Sets (none of them trained on):
 Any set name followed by `@` and a way of spoiling the pictures measures how recognition holds
 up when photos are worse than the set's (`degrade`): `@dark` (a dim room: a third of the light,
 more noise), `@dim` (half the light, more noise), `@warm` (tungsten light: blue cut by a third, green by a tenth), `@blur` (out of focus or shaken: a
-Gaussian blur of 0.2% of the long side; `@blur0.4`: 0.4%, any share in percent), `@jpeg` (saved at quality 25), `@small` (half the
+Gaussian blur of 0.2% of the long side; `@blur0.4`: 0.4%, any share in percent), `@shake` (the
+phone moved: smeared along a line 0.5% of the long side long at a random angle; `@shake1`: 1%),
+`@grain` (a phone's sensor in a dim room: half the light, grain of 8 grey levels and 3 of colour,
+saved at JPEG 90), `@jpeg` (saved at quality 25), `@small` (half the
 size), `@turned` (turned a quarter, as a photo whose EXIF turn was lost), `@upside` (turned half
 round, as seen from across the table), `@tilt` (turned 20° anticlockwise, as by a phone held askew,
 grown to hold the whole picture and filled out with its mean colour; `@tilt10`: any degrees; the
@@ -47,8 +50,8 @@ tiles reported are turned back and judged against the labels where they lay befo
 as the photo untouched is judged; the 13 rf photos the exporter stretched, sheared by a turn,
 are read worse than a real photo would be, and the rf sets give photos read exactly among them
 and among the others apart), `@lean` (as the same phone would have taken it pointed 20° nearer
-the horizon: the far side narrows and shrinks; `@lean30`: any degrees). For example
-`--sets rf-holdout@dark,rf-holdout@warm`.
+the horizon: the far side narrows and shrinks; `@lean30`: any degrees). Ways may be chained,
+applied left to right: `@lean@grain`. For example `--sets rf-holdout@dark,rf-holdout@warm`.
 
 For each set: tile precision, recall and F1 (a tile counts as right when its outline overlaps
 the label by IoU >= 0.5 and its face is the labelled one; face-down tiles are not counted on
@@ -478,7 +481,7 @@ def score_photo(answer: dict, labels: list, faces_known: bool, backs_labelled: b
     return right, len(preds), len(labels), right == len(labels) == len(preds)
 
 
-DEGRADE = ("dark", "dim", "warm", "blur", "jpeg", "small", "turned", "upside", "tilt", "lean")
+DEGRADE = ("dark", "dim", "warm", "blur", "shake", "grain", "jpeg", "small", "turned", "upside", "tilt", "lean")
 
 
 def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tuple[Image.Image, list]:
@@ -495,6 +498,20 @@ def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tup
         # `blur` is 0.2% of the long side; `blur0.4` names another share, in percent.
         share = float(how[4:]) / 100 if how != "blur" else 0.002
         return img.filter(ImageFilter.GaussianBlur(share * max(img.size))), labels
+    if how == "shake" or re.fullmatch(r"shake(\d+\.?\d*|\.\d+)", how):
+        # The phone moved while it took the photo: `shake` smears it along a line 0.5% of the
+        # long side long at a random angle; `shake1` names another share, in percent.
+        share = float(how[5:]) / 100 if how != "shake" else 0.005
+        return shaken(img, share * max(img.size), rng.uniform(0, math.pi)), labels
+    if how == "grain":
+        # A phone's sensor in a dim room: the light halved, grain in every pixel (grey and a
+        # little colour), saved as a phone saves it (JPEG 90).
+        a = np.asarray(img, dtype=np.float32) / 2.0
+        noise = np.random.default_rng(rng.randrange(1 << 30))
+        a += noise.normal(0.0, 8.0, a.shape[:2])[..., None] + noise.normal(0.0, 3.0, a.shape)
+        buf = io.BytesIO()
+        Image.fromarray(a.clip(0, 255).astype(np.uint8)).save(buf, "JPEG", quality=90)
+        return Image.open(io.BytesIO(buf.getvalue())).convert("RGB"), labels
     if how == "jpeg":
         buf = io.BytesIO()
         img.save(buf, "JPEG", quality=25)
@@ -515,9 +532,25 @@ def degrade(img: Image.Image, labels: list, how: str, rng: random.Random) -> tup
     if how == "lean" or re.fullmatch(r"lean\d+", how):
         return leaned(img, labels, float(how[4:] or 20))
     raise SystemExit(
-        f"unknown way to spoil the pictures: @{how} (one of {', '.join(DEGRADE)}, or blur followed by a share of the long side "
+        f"unknown way to spoil the pictures: @{how} (one of {', '.join(DEGRADE)}, or blur or shake followed by a share of the long side "
         "in percent, as blur0.4, or tilt or lean followed by degrees, as tilt30)"
     )
+
+
+def shaken(img: Image.Image, length: float, angle: float) -> Image.Image:
+    """`img` smeared evenly along a line `length` pixels long at `angle` (radians): the mean of
+    copies of it shifted along the line, the edges repeated."""
+    a = np.asarray(img, dtype=np.float32)
+    steps = max(2, round(length))
+    r = steps // 2 + 1
+    padded = np.pad(a, ((r, r), (r, r), (0, 0)), mode="edge")
+    h, w = a.shape[:2]
+    out = np.zeros_like(a)
+    for k in range(steps):
+        t = k / (steps - 1) - 0.5
+        dx, dy = round(t * length * math.cos(angle)), round(t * length * math.sin(angle))
+        out += padded[r + dy : r + dy + h, r + dx : r + dx + w]
+    return Image.fromarray((out / steps).round().clip(0, 255).astype(np.uint8))
 
 
 def tilted(img: Image.Image, labels: list, degrees: float) -> tuple[Image.Image, list]:
@@ -623,7 +656,8 @@ def main():
         items = makers[base]()
         if how:
             rng = random.Random(11)
-            items = [degrade(img, labels, how, rng) for img, labels in items]
+            for one in how.split("@"):
+                items = [degrade(img, labels, one, rng) for img, labels in items]
         items = write_set(name, items)
         if not items:
             where = (

@@ -349,6 +349,31 @@ def soften(xb: torch.Tensor, rng: np.random.Generator, blur_share: float, blur_m
     return xb
 
 
+def shake(xb: torch.Tensor, rng: np.random.Generator, share: float, longest: float) -> torch.Tensor:
+    """A batch of crops (N, 3, H, W in 0..1) with `share` of them smeared as by a phone that
+    moved while it took the photo: evenly along a line 1.5 to `longest` pixels of the crop long,
+    at one random angle per batch; 0: unchanged."""
+    if share <= 0 or longest < 1.5:
+        return xb
+    length, angle = float(rng.uniform(1.5, longest)), float(rng.uniform(0, math.pi))
+    r = int(math.ceil(length / 2)) + 1
+    size = 2 * r + 1
+    k = torch.zeros(size, size, device=xb.device, dtype=xb.dtype)
+    steps = max(3, int(math.ceil(length * 2)))
+    for i in range(steps):
+        t = (i / (steps - 1) - 0.5) * length
+        x, y = r + t * math.cos(angle), r + t * math.sin(angle)
+        x0, y0 = int(math.floor(x)), int(math.floor(y))
+        fx, fy = x - x0, y - y0
+        for dx, dy, wt in ((0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)), (0, 1, (1 - fx) * fy), (1, 1, fx * fy)):
+            if 0 <= x0 + dx < size and 0 <= y0 + dy < size:
+                k[y0 + dy, x0 + dx] += wt
+    k = k / k.sum()
+    smeared = F.conv2d(F.pad(xb, (r, r, r, r), mode="replicate"), k.view(1, 1, size, size).repeat(3, 1, 1, 1), groups=3)
+    pick = (torch.rand(len(xb), 1, 1, 1, device=xb.device) < share).to(xb.dtype)
+    return pick * smeared + (1 - pick) * xb
+
+
 def kept_reading_loss(teacher: nn.Module, clean: torch.Tensor, out: torch.Tensor, temperature: float) -> torch.Tensor:
     """Distillation: how far the outputs on the (maybe spoiled) crops are from the starting
     classifier's reading of the same crops unspoiled (KL divergence of both softened by
@@ -442,6 +467,8 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--blur-share", type=float, default=0.0, help="share of each batch's crops blurred on the fly (0: none, as before)")
     ap.add_argument("--blur-max", type=float, default=3.0, help="largest of that blur, Gaussian sigma in pixels of the 64x48 crop")
+    ap.add_argument("--shake-share", type=float, default=0.0, help="share of each batch's crops smeared along a line on the fly, as by a phone that moved (0: none, as before)")
+    ap.add_argument("--shake-max", type=float, default=8.0, help="longest of that smear, in pixels of the 64x48 crop")
     ap.add_argument("--noise-share", type=float, default=0.0, help="share of each batch's crops given sensor noise on the fly")
     ap.add_argument("--distill", type=float, default=0.0, help="with --init: weight of a second loss keeping the outputs near --init's own reading of the unspoiled crop (0: none)")
     ap.add_argument("--distill-temperature", type=float, default=2.0, help="softening of both outputs in that loss")
@@ -523,7 +550,7 @@ def main() -> None:
             if rng.random() < 0.5:
                 xb = torch.roll(xb, shifts=(int(rng.integers(-2, 3)), int(rng.integers(-2, 3))), dims=(2, 3))
             clean = xb
-            xb = soften(xb, rng, args.blur_share, args.blur_max, args.noise_share)
+            xb = soften(shake(xb, rng, args.shake_share, args.shake_max), rng, args.blur_share, args.blur_max, args.noise_share)
             out = net(xb.clamp(0, 1))
             loss = F.cross_entropy(out, yb, label_smoothing=0.05)
             if teacher is not None:
@@ -565,6 +592,8 @@ def main() -> None:
         "blur_share": args.blur_share,
         "blur_max": args.blur_max,
         "noise_share": args.noise_share,
+        "shake_share": args.shake_share,
+        "shake_max": args.shake_max,
         "distill": args.distill,
         "qat": args.qat,
     }

@@ -1057,13 +1057,15 @@ fn is_sure_blank(d: &Detection, p_none: f32) -> bool {
 }
 
 /// Whether the faces of `found` (the finder's surest face-up ones, softness::SAMPLED at most)
-/// are soft as cut for the classifier (`softness.rs`); a picture without a face-up tile is not.
+/// are soft as cut for the classifier, out of focus or smeared one way by a phone that moved
+/// (`softness.rs`); a picture without a face-up tile is not.
 fn is_soft(found: &[Detection], up: &[usize], crops: &Array4<f32>) -> bool {
     let mut by_score: Vec<usize> = (0..up.len()).collect();
     by_score.sort_by(|&a, &b| found[up[b]].score.total_cmp(&found[up[a]].score));
     by_score.truncate(softness::SAMPLED);
     let sampled = crops.select(ndarray::Axis(0), &by_score);
     softness::median_sharpness(&sampled).is_some_and(|s| s < softness::SOFT)
+        || softness::median_smear_sharpness(&sampled).is_some_and(|s| s < softness::SMEARED)
 }
 
 /// The face-up tiles of `kept` and their crops (`cut_faces`), the time taken in `t.crops`.

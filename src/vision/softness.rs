@@ -17,6 +17,16 @@
 //! close-ups, blown up from 640-pixel photos, are soft as taken: 6 of 67 under 0.15, 10 under
 //! 0.2; at 0.2 two of them (0051, 0053) went to the second classifier and were read wrong, at
 //! 0.15 none is.
+//!
+//! A photo smeared one way by a phone that moved keeps its edges across the smear, and the
+//! Laplacian with them: hands from the seat smeared along a line 0.5% of the long side long
+//! (`@shake`) measure 0.15 to 0.37, as sharp as some photos as taken. So a photo is soft too
+//! when its faces' sharpness along their weakest direction (`smeared`: the second difference
+//! across, down and along both diagonals) has a median under SMEARED. Medians per photo (24 of
+//! each set): hands from the seat 0.12 and up as taken, 0.03 to 0.13 (20 under 0.10) smeared;
+//! rows on pictures 0.18 and up, smeared 0.08 to 0.18; glass, `few-new` and `lone-new` 0.11
+//! and up. Under 0.10 but not soft by the Laplacian: 3 of 24 held-out rf photos (ones the
+//! exporter stretched) and 4 of 24 close-ups, all read as before (session 62).
 
 use ndarray::{Array4, ArrayView3, Axis};
 
@@ -25,6 +35,9 @@ use super::{CROP_H, CROP_W};
 
 /// A photo whose faces' median sharpness is under this is soft.
 pub(super) const SOFT: f32 = 0.15;
+/// A photo whose faces' median sharpness along their weakest direction (`smeared`) is under
+/// this is soft too: smeared by a phone that moved.
+pub(super) const SMEARED: f32 = 0.10;
 /// At most this many faces are measured (the finder's surest).
 pub(super) const SAMPLED: usize = 12;
 /// The smallest spread of grey levels a sharpness is divided by (a blank face).
@@ -54,6 +67,48 @@ fn sharpness(crop: ArrayView3<'_, f32>) -> f32 {
     }
     let spread = percentile(&mut levels, 0.95) - percentile(&mut levels, 0.05);
     percentile(&mut edges, 0.9) / spread.max(SPREAD_FLOOR)
+}
+
+/// The median over the crops of their sharpness along their weakest direction (`smeared`);
+/// `None` for none.
+pub(super) fn median_smear_sharpness(crops: &Array4<f32>) -> Option<f32> {
+    let s: Vec<f32> = crops.axis_iter(Axis(0)).map(smeared).collect();
+    (!s.is_empty()).then(|| median(s))
+}
+
+/// The sharpness of one crop (3, CROP_H, CROP_W; 0..255) along the direction it is least
+/// sharp in: the 90th percentile of the absolute second difference of its grey levels along
+/// each of four directions (across, down and the two diagonals, these halved: their step is
+/// longer), the least of the four, over the spread of the levels as `sharpness` has it. A
+/// photo smeared by a moving phone keeps its edges across the smear and loses those along it.
+fn smeared(crop: ArrayView3<'_, f32>) -> f32 {
+    let grey = |y: usize, x: usize| (crop[[0, y, x]] + crop[[1, y, x]] + crop[[2, y, x]]) / 3.0;
+    let mut levels = Vec::with_capacity(CROP_H * CROP_W);
+    for y in 0..CROP_H {
+        for x in 0..CROP_W {
+            levels.push(grey(y, x));
+        }
+    }
+    let spread = (percentile(&mut levels, 0.95) - percentile(&mut levels, 0.05)).max(SPREAD_FLOOR);
+    let along = |(dy, dx, weight): (isize, isize, f32)| {
+        let mut edges = Vec::with_capacity((CROP_H - 2) * (CROP_W - 2));
+        for y in 1..CROP_H - 1 {
+            for x in 1..CROP_W - 1 {
+                let at = |k: isize| {
+                    grey(
+                        (y as isize + k * dy) as usize,
+                        (x as isize + k * dx) as usize,
+                    )
+                };
+                edges.push(weight * (2.0 * at(0) - at(-1) - at(1)).abs());
+            }
+        }
+        percentile(&mut edges, 0.9) / spread
+    };
+    [(0, 1, 1.0), (1, 0, 1.0), (1, 1, 0.5), (1, -1, 0.5)]
+        .map(along)
+        .into_iter()
+        .fold(f32::MAX, f32::min)
 }
 
 /// The `q` quantile (0..1) of `v`, reordering it.
@@ -93,6 +148,28 @@ mod tests {
             }
         }
         a
+    }
+
+    /// The crop of `pips(0)` smeared across by a box `len` pixels wide (a phone moved
+    /// sideways).
+    fn pips_smeared(len: usize) -> Array4<f32> {
+        let b = pips(0);
+        Array4::from_shape_fn((1, 3, CROP_H, CROP_W), |(_, c, y, x)| {
+            let xs = x.saturating_sub(len / 2)..(x + len / 2 + 1).min(CROP_W);
+            let n = xs.len() as f32;
+            xs.map(|x| b[[0, c, y, x]]).sum::<f32>() / n
+        })
+    }
+
+    #[test]
+    fn a_crop_smeared_one_way_keeps_its_edges_across_but_loses_them_along() {
+        let sharp = median_smear_sharpness(&pips(0)).unwrap();
+        let smeared = pips_smeared(7);
+        let across = median_smear_sharpness(&smeared).unwrap();
+        assert!(sharp > 3.0 * across, "{sharp} {across}");
+        // The Laplacian sees the edges the smear leaves.
+        assert!(median_sharpness(&smeared).unwrap() > SOFT);
+        assert!(median_smear_sharpness(&Array4::zeros((0, 3, CROP_H, CROP_W))).is_none());
     }
 
     #[test]
