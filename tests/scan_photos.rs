@@ -438,21 +438,27 @@ fn a_photo_out_of_focus_reads_as_the_sharp_one() {
     if !runtime() {
         return;
     }
+    samples_spoiled_read_as_sharp("soft", |sharp| {
+        let sigma = 0.004 * sharp.width().max(sharp.height()) as f32;
+        image::imageops::blur(sharp, sigma)
+    });
+}
+
+/// Each of the two sample photos spoiled by `spoil` reads the same faces as the sharp one.
+fn samples_spoiled_read_as_sharp(how: &str, spoil: impl Fn(&image::RgbImage) -> image::RgbImage) {
     for name in ["hand-concealed", "hand-melds"] {
         let sharp_path = repo().join(format!("datasets/samples/{name}.jpg"));
         let sharp = image::open(&sharp_path).unwrap().to_rgb8();
-        let sigma = 0.004 * sharp.width().max(sharp.height()) as f32;
-        let soft = image::imageops::blur(&sharp, sigma);
         let path =
-            std::env::temp_dir().join(format!("suanfan-soft-{name}-{}.png", std::process::id()));
-        soft.save(&path).unwrap();
+            std::env::temp_dir().join(format!("suanfan-{how}-{name}-{}.png", std::process::id()));
+        spoil(&sharp).save(&path).unwrap();
         let mut read = faces_read(&path);
         std::fs::remove_file(&path).ok();
         let mut want = faces_read(&sharp_path);
         assert_eq!(want.len(), 14, "{name}: {want:?}");
         read.sort();
         want.sort();
-        assert_eq!(read, want, "{name}");
+        assert_eq!(read, want, "{name} {how}");
     }
 }
 
@@ -498,21 +504,13 @@ fn a_photo_shaken_reads_as_the_sharp_one() {
     if !runtime() {
         return;
     }
-    for name in ["hand-concealed", "hand-melds"] {
-        let sharp_path = repo().join(format!("datasets/samples/{name}.jpg"));
-        let sharp = image::open(&sharp_path).unwrap().to_rgb8();
-        let length = 0.012 * sharp.width().max(sharp.height()) as f32;
-        let path =
-            std::env::temp_dir().join(format!("suanfan-shaken-{name}-{}.png", std::process::id()));
-        shaken(&sharp, length, 30.0).save(&path).unwrap();
-        let mut read = faces_read(&path);
-        std::fs::remove_file(&path).ok();
-        let mut want = faces_read(&sharp_path);
-        assert_eq!(want.len(), 14, "{name}: {want:?}");
-        read.sort();
-        want.sort();
-        assert_eq!(read, want, "{name}");
-    }
+    samples_spoiled_read_as_sharp("shaken", |sharp| {
+        shaken(
+            sharp,
+            0.012 * sharp.width().max(sharp.height()) as f32,
+            30.0,
+        )
+    });
 }
 
 /// Four held-out rf photos (../shared/data) of a set with three or four white dragons each,

@@ -51,13 +51,8 @@ pub(super) fn median_sharpness(crops: &Array4<f32>) -> Option<f32> {
 
 /// The sharpness of one crop (3, CROP_H, CROP_W; 0..255).
 fn sharpness(crop: ArrayView3<'_, f32>) -> f32 {
-    let grey = |y: usize, x: usize| (crop[[0, y, x]] + crop[[1, y, x]] + crop[[2, y, x]]) / 3.0;
-    let mut levels = Vec::with_capacity(CROP_H * CROP_W);
-    for y in 0..CROP_H {
-        for x in 0..CROP_W {
-            levels.push(grey(y, x));
-        }
-    }
+    let levels = grey_levels(crop);
+    let grey = |y: usize, x: usize| levels[y * CROP_W + x];
     let mut edges = Vec::with_capacity((CROP_H - 2) * (CROP_W - 2));
     for y in 1..CROP_H - 1 {
         for x in 1..CROP_W - 1 {
@@ -65,8 +60,7 @@ fn sharpness(crop: ArrayView3<'_, f32>) -> f32 {
             edges.push((4.0 * grey(y, x) - around).abs());
         }
     }
-    let spread = percentile(&mut levels, 0.95) - percentile(&mut levels, 0.05);
-    percentile(&mut edges, 0.9) / spread.max(SPREAD_FLOOR)
+    percentile(&mut edges, 0.9) / spread(&levels)
 }
 
 /// The median over the crops of their sharpness along their weakest direction (`smeared`);
@@ -82,25 +76,15 @@ pub(super) fn median_smear_sharpness(crops: &Array4<f32>) -> Option<f32> {
 /// longer), the least of the four, over the spread of the levels as `sharpness` has it. A
 /// photo smeared by a moving phone keeps its edges across the smear and loses those along it.
 fn smeared(crop: ArrayView3<'_, f32>) -> f32 {
-    let grey = |y: usize, x: usize| (crop[[0, y, x]] + crop[[1, y, x]] + crop[[2, y, x]]) / 3.0;
-    let mut levels = Vec::with_capacity(CROP_H * CROP_W);
-    for y in 0..CROP_H {
-        for x in 0..CROP_W {
-            levels.push(grey(y, x));
-        }
-    }
-    let spread = (percentile(&mut levels, 0.95) - percentile(&mut levels, 0.05)).max(SPREAD_FLOOR);
+    let levels = grey_levels(crop);
+    let grey = |y: isize, x: isize| levels[y as usize * CROP_W + x as usize];
+    let spread = spread(&levels);
     let along = |(dy, dx, weight): (isize, isize, f32)| {
         let mut edges = Vec::with_capacity((CROP_H - 2) * (CROP_W - 2));
-        for y in 1..CROP_H - 1 {
-            for x in 1..CROP_W - 1 {
-                let at = |k: isize| {
-                    grey(
-                        (y as isize + k * dy) as usize,
-                        (x as isize + k * dx) as usize,
-                    )
-                };
-                edges.push(weight * (2.0 * at(0) - at(-1) - at(1)).abs());
+        for y in 1..CROP_H as isize - 1 {
+            for x in 1..CROP_W as isize - 1 {
+                let second = 2.0 * grey(y, x) - grey(y - dy, x - dx) - grey(y + dy, x + dx);
+                edges.push(weight * second.abs());
             }
         }
         percentile(&mut edges, 0.9) / spread
@@ -109,6 +93,24 @@ fn smeared(crop: ArrayView3<'_, f32>) -> f32 {
         .map(along)
         .into_iter()
         .fold(f32::MAX, f32::min)
+}
+
+/// The grey levels of a crop (3, CROP_H, CROP_W; 0..255), row by row.
+fn grey_levels(crop: ArrayView3<'_, f32>) -> Vec<f32> {
+    let mut levels = Vec::with_capacity(CROP_H * CROP_W);
+    for y in 0..CROP_H {
+        for x in 0..CROP_W {
+            levels.push((crop[[0, y, x]] + crop[[1, y, x]] + crop[[2, y, x]]) / 3.0);
+        }
+    }
+    levels
+}
+
+/// The spread of grey levels a sharpness is divided by: the 95th percentile less the 5th, at
+/// least SPREAD_FLOOR.
+fn spread(levels: &[f32]) -> f32 {
+    let mut sorted = levels.to_vec();
+    (percentile(&mut sorted, 0.95) - percentile(&mut sorted, 0.05)).max(SPREAD_FLOOR)
 }
 
 /// The `q` quantile (0..1) of `v`, reordering it.
