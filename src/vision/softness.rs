@@ -45,7 +45,12 @@ const SPREAD_FLOOR: f32 = 10.0;
 
 /// The median sharpness of the crops (n, 3, CROP_H, CROP_W; 0..255); `None` for none.
 pub(super) fn median_sharpness(crops: &Array4<f32>) -> Option<f32> {
-    let s: Vec<f32> = crops.axis_iter(Axis(0)).map(sharpness).collect();
+    median_over(crops, sharpness)
+}
+
+/// The median of `measure` over the crops; `None` for none.
+fn median_over(crops: &Array4<f32>, measure: fn(ArrayView3<'_, f32>) -> f32) -> Option<f32> {
+    let s: Vec<f32> = crops.axis_iter(Axis(0)).map(measure).collect();
     (!s.is_empty()).then(|| median(s))
 }
 
@@ -66,8 +71,7 @@ fn sharpness(crop: ArrayView3<'_, f32>) -> f32 {
 /// The median over the crops of their sharpness along their weakest direction (`smeared`);
 /// `None` for none.
 pub(super) fn median_smear_sharpness(crops: &Array4<f32>) -> Option<f32> {
-    let s: Vec<f32> = crops.axis_iter(Axis(0)).map(smeared).collect();
-    (!s.is_empty()).then(|| median(s))
+    median_over(crops, smeared)
 }
 
 /// The sharpness of one crop (3, CROP_H, CROP_W; 0..255) along the direction it is least
