@@ -140,6 +140,9 @@ const CLOSER_LOOK: Look = Look {
     from: 0.0,
     to: FINE_MAX_SHARE / 2.0,
 };
+/// The fine look's peaks from this up to the finder's threshold are its doubts: something
+/// that may be a tile (`Recognizer::closer_look`).
+const DOUBT: f32 = 0.1;
 /// A coarse look keeps tiles it is at least this sure of: a whole row of small tiles can look
 /// like one big tile to it.
 const COARSE_MIN_SCORE: f32 = 0.5;
@@ -605,9 +608,14 @@ impl Recognizer {
             self.scaler.scaled(img, nw, nh)
         });
         let pixels = reduced.as_ref().unwrap_or(img);
-        let mut found = self.look((w, h), pixels, fine, self.cfg.min_score)?;
+        let doubt = DOUBT.min(self.cfg.min_score);
+        let (mut found, mut doubts): (Vec<_>, Vec<_>) = self
+            .look((w, h), pixels, fine, doubt)?
+            .into_iter()
+            .partition(|c| c.det.score >= self.cfg.min_score);
         found.retain(|c| side(&c.bounds) <= FINE_MAX_SHARE * long);
-        let missed = self.closer_look(img, &found)?;
+        doubts.retain(|c| side(&c.bounds) <= FINE_MAX_SHARE * long);
+        let missed = self.closer_look(img, &found, &doubts)?;
         found.extend(missed);
         let mut coarse = Vec::new();
         for l in COARSE_LOOKS {
@@ -648,14 +656,17 @@ impl Recognizer {
     /// a photo whose tiles are small there (`CLOSER_BELOW`): at 17 to 33 pixels the finder is
     /// unsure of a row's end tile on a busy background, at 40 sure. Only sure face-up ones are
     /// kept, and only beside a few tiles found (a texture's weak marks are no row of tiles).
+    /// The fine look must have been unsure of something face up where it found nothing (one
+    /// of its `doubts`): where it was not, the closer look found nothing more either.
     fn closer_look(
         &mut self,
         img: &RgbImage,
         fine: &[Candidate],
+        doubts: &[Candidate],
     ) -> Result<Vec<Candidate>, VisionError> {
         let (w, h) = img.dimensions();
         let long = w.max(h) as f32;
-        if !wants_closer_look(fine, long) {
+        if !wants_closer_look(fine, long) || !unsure_of_more(fine, doubts) {
             return Ok(Vec::new());
         }
         let ((nw, nh), full, (px, py)) = look_input((w, h), CLOSER_LOOK);
@@ -1359,6 +1370,13 @@ fn wants_closer_look(fine: &[Candidate], long: f32) -> bool {
         && typical * LONG_SIDE as f32 / long < CLOSER_BELOW
 }
 
+/// Whether the fine look saw something face up where it found no tile, too weakly to find it.
+fn unsure_of_more(fine: &[Candidate], doubts: &[Candidate]) -> bool {
+    doubts
+        .iter()
+        .any(|d| !d.det.face_down && fine.iter().all(|f| !overlaps(&d.bounds, &f.bounds)))
+}
+
 /// The part of the closer look's input it looks at: the bounds of the tiles the fine look
 /// found, grown on every side by CLOSER_REACH of the typical one's long side, scaled by `s`
 /// into the input of `size` where the photo lies at `at`, and cut on the input's grid of
@@ -1753,6 +1771,23 @@ mod tests {
         let small = side_by_side(5, [10.0, 10.0], 30.0, [25.0, 33.0]);
         assert!(!wants_closer_look(&small, 1280.0));
         assert!(wants_closer_look(&small, 1700.0));
+    }
+
+    #[test]
+    fn a_closer_look_needs_a_doubt_where_no_tile_was_found() {
+        let row = side_by_side(5, [200.0, 400.0], 125.0, [120.0, 120.0 / 0.75]);
+        // A weak peak on a tile found is that tile; none at all, nothing to look for.
+        let on_a_tile = cand(row[2].bounds, 0.2);
+        assert!(!unsure_of_more(&row, &[on_a_tile]));
+        assert!(!unsure_of_more(&row, &[]));
+        // A weak peak where a sixth tile would end the row is worth a closer look ...
+        let end = side_by_side(1, [200.0 + 5.0 * 125.0, 400.0], 125.0, [120.0, 160.0]);
+        let mut weak_end = end[0].clone();
+        weak_end.det.score = 0.15;
+        assert!(unsure_of_more(&row, std::slice::from_ref(&weak_end)));
+        // ... but not a weak back: the closer look keeps faces only.
+        weak_end.det.face_down = true;
+        assert!(!unsure_of_more(&row, &[weak_end]));
     }
 
     #[test]
