@@ -235,8 +235,9 @@ pub(super) fn relative(o: Orientation, up: u8) -> u8 {
 }
 
 /// The player's "up": the orientation most tiles share, in quarter turns. Upside down in the
-/// image means the photo was taken from across the table; sideways, from the side. A tile
-/// turned a quarter from it is a claimed tile.
+/// image means the photo was taken from across the table (or turned half round); sideways, from
+/// the side (or turned a quarter, its EXIF turn lost). A tile turned a quarter from it is a
+/// claimed tile.
 fn player_up(dets: &[Detection], rest: &[usize], out: &mut TableReading) -> u8 {
     let mut votes = [0usize; 4];
     for &i in rest {
@@ -247,10 +248,14 @@ fn player_up(dets: &[Detection], rest: &[usize], out: &mut TableReading) -> u8 {
         .unwrap_or(0);
     match majority {
         2 => out.assumed.push(
-            "most tiles read upside down: the photo was taken from across the table".to_string(),
+            "most tiles read upside down: the photo was taken from across the table, or turned \
+             half round"
+                .to_string(),
         ),
         1 | 3 => out.assumed.push(
-            "most tiles read sideways: the photo was taken from the side of the table".to_string(),
+            "most tiles read sideways: the photo was taken from the side of the table, or turned \
+             a quarter (its EXIF turn lost)"
+                .to_string(),
         ),
         _ => {}
     }
