@@ -926,12 +926,7 @@ impl Recognizer {
         if picks.is_empty() {
             return Ok(());
         }
-        let turned: Vec<Detection> = picks
-            .iter()
-            .flat_map(|&i| [turned(&kept[i], 1), turned(&kept[i], 3)])
-            .collect();
-        let every: Vec<usize> = (0..turned.len()).collect();
-        let reads = self.classify_cuts(&cut_faces(img, &turned, &every))?;
+        let (turned, reads) = self.read_quarter_turns(img, picks.iter().map(|&i| &kept[i]))?;
         for (j, &i) in picks.iter().enumerate() {
             let k = if max(&reads[2 * j].faces) >= max(&reads[2 * j + 1].faces) {
                 2 * j
@@ -945,6 +940,25 @@ impl Recognizer {
             }
         }
         Ok(())
+    }
+
+    /// Each of `tiles` turned a quarter one way and the other (`turned` by 1 and by 3
+    /// quarters, in turn), and what the classifier reads in each (`classify_cuts`).
+    pub(super) fn read_quarter_turns<'a>(
+        &mut self,
+        img: &RgbImage,
+        tiles: impl IntoIterator<Item = &'a Detection>,
+    ) -> Result<(Vec<Detection>, Vec<Reading>), VisionError> {
+        let turned: Vec<Detection> = tiles
+            .into_iter()
+            .flat_map(|d| [turned(d, 1), turned(d, 3)])
+            .collect();
+        if turned.is_empty() {
+            return Ok((turned, Vec::new()));
+        }
+        let every: Vec<usize> = (0..turned.len()).collect();
+        let reads = self.classify_cuts(&cut_faces(img, &turned, &every))?;
+        Ok((turned, reads))
     }
 
     /// What the classifier reads in crops cut by `cut_faces` (each face along its outline in

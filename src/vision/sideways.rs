@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use image::{RgbImage, imageops};
 
-use super::{Recognizer, Timings, VisionError, cut_faces, max, turned};
+use super::{Recognizer, Timings, VisionError, max, turned};
 use crate::detection::{Detection, Orientation};
 
 /// A picture is turned only with at least this many face-up tiles...
@@ -72,8 +72,13 @@ pub(super) fn surety(found: &[Detection]) -> f32 {
     found
         .iter()
         .filter(|d| !d.face_down)
-        .map(|d| 2.0 * max(&d.probs) - 1.0)
+        .map(|d| sureness(&d.probs))
         .sum()
+}
+
+/// `2p - 1` for the probability `p` of the face a reading of `probs` names (`surety`).
+fn sureness(probs: &[f32]) -> f32 {
+    2.0 * max(probs) - 1.0
 }
 
 /// `found`, or the tiles read in another picture of the photo (`more`, with its timings), put
@@ -191,25 +196,17 @@ impl Recognizer {
         img: &RgbImage,
         tiles: &[&Detection],
     ) -> Result<Quarter, VisionError> {
-        let quarters: Vec<Detection> = tiles
-            .iter()
-            .flat_map(|d| [turned(d, 1), turned(d, 3)])
-            .collect();
-        if quarters.is_empty() {
-            return Ok(Quarter::default());
-        }
-        let every: Vec<usize> = (0..quarters.len()).collect();
-        let reads = self.classify_cuts(&cut_faces(img, &quarters, &every))?;
+        let (quarters, reads) = self.read_quarter_turns(img, tiles.iter().copied())?;
         let way = |tops: Orientation| -> f32 {
             quarters
                 .iter()
                 .zip(&reads)
                 .filter(|(q, _)| q.orientation == tops)
-                .map(|(_, r)| 2.0 * max(&r.faces) - 1.0)
+                .map(|(_, r)| sureness(&r.faces))
                 .sum()
         };
         Ok(Quarter {
-            as_read: tiles.iter().map(|d| 2.0 * max(&d.probs) - 1.0).sum(),
+            as_read: tiles.iter().map(|d| sureness(&d.probs)).sum(),
             left: way(Orientation::Left),
             right: way(Orientation::Right),
         })
