@@ -613,7 +613,7 @@ def main():
     ap.add_argument("--soft-classifier", help="the classifier for soft photos (suanfan --soft-classifier-model)")
     ap.add_argument("--sets", default="rf-holdout,rf-holdout+,closeup-1,closeup-few,no-tiles,backdrops,camerash")
     ap.add_argument("--show", type=int, default=0, help="also annotate the first N photos of each set")
-    ap.add_argument("--per-photo", help="write one JSON line per photo (set, file, right, reported, labelled, labels, read) to this file")
+    ap.add_argument("--per-photo", help="write one JSON line per photo (set, file, right, reported, labelled, exact, labels, read) to this file")
     args = ap.parse_args()
     extra = (["--finder-model", args.finder] if args.finder else []) + (["--classifier-model", args.classifier] if args.classifier else [])
     extra += ["--soft-classifier-model", args.soft_classifier] if args.soft_classifier else []
@@ -683,7 +683,7 @@ def main():
             kinds += error_kinds(a, labels, backs_labelled=base in BACKS_LABELLED)
             if detail:
                 read = [(t["tile"], round(t.get("p", 0), 2), outline_bounds(t["corners"])) for t in a.get("tiles", [])]
-                detail.write(json.dumps({"set": name, "file": str(p), "right": r, "reported": pr, "labelled": g, "labels": [(f, [round(v) for v in b]) for f, b in labels], "read": read}) + "\n")
+                detail.write(json.dumps({"set": name, "file": str(p), "right": r, "reported": pr, "labelled": g, "exact": bool(ex), "labels": [(f, [round(v) for v in b]) for f, b in labels], "read": read}) + "\n")
         prec, rec = R / max(P, 1), R / max(G, 1)
         f1 = 2 * prec * rec / max(prec + rec, 1e-9)
         print(f"{name:<12} {len(items):>6} {prec:>9.3f} {rec:>7.3f} {f1:>6.3f} {E:>4}/{len(items):<4} ({E / len(items):.0%}) {P - R:>5} {np.mean(ms):>8.1f}  {LR / max(P, 1):.3f} / {LR / max(G, 1):.3f}")

@@ -36,9 +36,17 @@ const CAST: f32 = 1.2;
 /// ...and each channel is raised to the brightest one's end, by this factor at most.
 const MAX_CAST_GAIN: f32 = 1.6;
 
+/// A picture evened for reading (`evened`).
+pub(super) struct Evened {
+    pub picture: RgbImage,
+    /// Whether it was brightened: its faces, raised with their noise, are read by the
+    /// classifier for soft photos (see `Recognizer::find_and_read`).
+    pub dark: bool,
+}
+
 /// The picture brightened when it is dark (DARK), and its channels evened when it has a
 /// colour cast (CAST); else none.
-pub(super) fn evened(img: &RgbImage) -> Option<RgbImage> {
+pub(super) fn evened(img: &RgbImage) -> Option<Evened> {
     let ends = bright_ends(img)?;
     let (top, low) = (
         ends[0].max(ends[1]).max(ends[2]),
@@ -72,7 +80,7 @@ pub(super) fn evened(img: &RgbImage) -> Option<RgbImage> {
             *v = tables[c][usize::from(*v)];
         }
     }
-    Some(out)
+    Some(Evened { picture: out, dark })
 }
 
 /// Each channel's value at BRIGHT_END of the picture's pixels, looked at on a grid of
@@ -119,12 +127,13 @@ mod tests {
     #[test]
     fn a_dim_picture_is_brightened_and_a_bright_or_black_one_is_not() {
         let dim = evened(&table(30, 75)).expect("a dim picture is brightened");
-        assert_eq!(dim.get_pixel(10, 10).0, [230, 230, 230]);
-        assert_eq!(dim.get_pixel(90, 90).0, [92, 92, 92]);
+        assert!(dim.dark);
+        assert_eq!(dim.picture.get_pixel(10, 10).0, [230, 230, 230]);
+        assert_eq!(dim.picture.get_pixel(90, 90).0, [92, 92, 92]);
         assert!(evened(&table(60, 220)).is_none());
         // Near black: brightened by MAX_GAIN only.
         let black = evened(&table(2, 10)).expect("brightened");
-        assert_eq!(black.get_pixel(10, 10).0, [40, 40, 40]);
+        assert_eq!(black.picture.get_pixel(10, 10).0, [40, 40, 40]);
         assert!(evened(&RgbImage::new(0, 0)).is_none());
     }
 
@@ -142,7 +151,8 @@ mod tests {
     #[test]
     fn a_warm_cast_is_evened_and_a_blue_picture_is_left() {
         let warm = evened(&lit([1.0, 0.9, 0.67])).expect("a warm cast is evened");
-        let tile = warm.get_pixel(10, 10).0;
+        assert!(!warm.dark, "a warm cast in good light is not dark");
+        let tile = warm.picture.get_pixel(10, 10).0;
         assert!(tile.iter().all(|&v| v >= 238), "{tile:?}");
         assert!(evened(&lit([0.67, 0.85, 1.0])).is_none());
         assert!(evened(&lit([1.0, 0.97, 0.95])).is_none());

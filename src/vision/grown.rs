@@ -91,7 +91,7 @@ impl Recognizer {
             return Ok(kept);
         }
         let evened = exposure::evened(img);
-        let img = evened.as_ref().unwrap_or(img);
+        let img = evened.as_ref().map_or(img, |e| &e.picture);
         let every: Vec<usize> = (0..outlines.len()).collect();
         let reads = self.classify_cuts(&cut_faces(img, &outlines, &every))?;
         for &i in &weak {

@@ -30,6 +30,7 @@ use crate::detection::{CLASS_COUNT, Detection, Face, Orientation};
 use crate::tile::Tile;
 
 mod backs;
+mod dark;
 mod dwarfs;
 mod edges;
 mod exposure;
@@ -567,15 +568,16 @@ impl Recognizer {
 
     /// Finds and reads every tile of a picture taken as it is: one pass of every look, for
     /// video frames, without tiles far too small for the others (`dwarfs.rs`), faces cut short
-    /// read again grown (`grown.rs`). Photos go through [`Recognizer::detect`], which also
-    /// undoes a stretch.
+    /// read again grown (`grown.rs`), and in a dark picture faces read weakly read again by
+    /// the classifier for soft photos (`dark.rs`). Photos go through [`Recognizer::detect`],
+    /// which also undoes a stretch.
     pub fn detect_frame(
         &mut self,
         img: &RgbImage,
     ) -> Result<(Vec<Detection>, Timings), VisionError> {
         let (found, t) = self.first_read(img)?;
-        let found = dwarfs::drop_dwarfs(found);
-        Ok((self.read_grown(img, found)?, t))
+        let found = self.read_grown(img, dwarfs::drop_dwarfs(found))?;
+        Ok((self.doubted_faces_read_again(img, found)?, t))
     }
 
     /// The first reading of a photo or frame: whether it is soft is decided anew.
@@ -594,7 +596,8 @@ impl Recognizer {
             return Ok((Vec::new(), t));
         }
         let evened = exposure::evened(img);
-        let img = evened.as_ref().unwrap_or(img);
+        let dark = evened.as_ref().is_some_and(|e| e.dark);
+        let img = evened.as_ref().map_or(img, |e| &e.picture);
         let long = w.max(h) as f32;
         let fine = Look {
             long_side: LONG_SIDE,
@@ -639,7 +642,10 @@ impl Recognizer {
         if self.soft.is_none() {
             self.soft = Some(is_soft(&kept, &up, &crops));
         }
-        let p_none = self.read_cut_faces(img, &mut kept, &low, (&up, &crops), &mut t)?;
+        let mut p_none = self.read_cut_faces(img, &mut kept, &low, (&up, &crops), &mut t)?;
+        if dark {
+            self.white_dragons_kept(img, &mut kept, &mut p_none)?;
+        }
         let before = kept.len();
         let mut k = 0;
         kept.retain(|d| {

@@ -90,7 +90,8 @@ impl Recognizer {
     /// one held askew turned level (`straighten.rs`). A tile found as two halves is joined first
     /// (`halves.rs`) and a big tile found as a part of itself is grown (`fragments.rs`); a
     /// picture still without a confident tile is read as one tile filling it (`whole.rs`).
-    /// Last, a face cut short is read again grown (`grown.rs`).
+    /// Last, a face cut short is read again grown (`grown.rs`), and in a dark photo a face
+    /// read weakly is read again by the classifier for soft photos (`dark.rs`).
     pub fn detect(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
         let (found, mut t) = self.first_read(img)?;
         let found = self.upright_sideways(img, found, &mut t)?;
@@ -98,8 +99,8 @@ impl Recognizer {
         let found = self.take_out_keystone(img, found, &mut t)?;
         let found = self.read_hard_pictures(img, found, &mut t)?;
         let (w, h) = (img.width() as f32, img.height() as f32);
-        let found = drop_dwarfs(drop_cut_neighbours(w, h, found));
-        Ok((self.read_grown(img, found)?, t))
+        let found = self.read_grown(img, drop_dwarfs(drop_cut_neighbours(w, h, found)))?;
+        Ok((self.doubted_faces_read_again(img, found)?, t))
     }
 
     /// The halves of a tile joined and the parts of big tiles grown; then, while too few
