@@ -11,7 +11,8 @@
 
 use image::RgbImage;
 
-use super::{NOT_A_TILE, Reading, Recognizer, VisionError, cut_faces, exposure, likeliest, max};
+use super::exposure::Evening;
+use super::{NOT_A_TILE, Reading, Recognizer, VisionError, cut_faces, likeliest, max};
 use crate::detection::{Detection, Face};
 use crate::tile::Tile;
 
@@ -87,25 +88,22 @@ impl Recognizer {
         Ok(())
     }
 
-    /// The faces of `found` read under DOUBTFUL, in a photo `img` that is dark, read again by
+    /// The faces of `found` read under DOUBTFUL, in a `photo` that is dark, read again by
     /// the classifier for soft photos, cut from the picture brightened as the first reading
     /// brightened it (evened again here, only where a face is doubted); each takes that
     /// reading where it is surer (`soft_is_surer`).
     pub(super) fn doubted_faces_read_again(
         &mut self,
-        img: &RgbImage,
+        photo: &Evening,
         mut found: Vec<Detection>,
     ) -> Result<Vec<Detection>, VisionError> {
         let picks: Vec<usize> = (0..found.len())
             .filter(|&i| !found[i].face_down && max(&found[i].probs) < DOUBTFUL)
             .collect();
-        if picks.is_empty() || self.soft == Some(true) {
+        if picks.is_empty() || self.soft == Some(true) || !photo.dark() {
             return Ok(found);
         }
-        let Some(evened) = exposure::evened(img).filter(|e| e.dark) else {
-            return Ok(found);
-        };
-        let reads = self.read_soft(&evened.picture, &found, &picks)?;
+        let reads = self.read_soft(photo.picture(), &found, &picks)?;
         for (&i, soft) in picks.iter().zip(&reads) {
             if soft_is_surer(soft, &found[i].probs) {
                 found[i].probs = soft.faces.clone();

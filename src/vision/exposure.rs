@@ -39,9 +39,45 @@ const MAX_CAST_GAIN: f32 = 1.6;
 /// A picture evened for reading (`evened`).
 pub(super) struct Evened {
     pub picture: RgbImage,
-    /// Whether it was brightened: its faces, raised with their noise, are read by the
-    /// classifier for soft photos (see `Recognizer::find_and_read`).
+    /// Whether it was brightened: what the classifier doubts in it, its faces raised with
+    /// their noise, is read again by the classifier for soft photos (`dark.rs`).
     pub dark: bool,
+}
+
+/// A photo and, evened the first time it is asked for, its picture as the first reading
+/// evened it: the steps after a photo's reading is chosen (`grown.rs`, `dark.rs`) cut faces
+/// from it, only where a face is tried, and share one evening.
+pub(super) struct Evening<'a> {
+    photo: &'a RgbImage,
+    evened: std::cell::OnceCell<Option<Evened>>,
+}
+
+impl<'a> Evening<'a> {
+    pub(super) fn new(photo: &'a RgbImage) -> Evening<'a> {
+        Evening {
+            photo,
+            evened: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The photo as it is.
+    pub(super) fn photo(&self) -> &'a RgbImage {
+        self.photo
+    }
+
+    fn evened(&self) -> Option<&Evened> {
+        self.evened.get_or_init(|| evened(self.photo)).as_ref()
+    }
+
+    /// The picture the faces are cut from: the photo evened, or as it is.
+    pub(super) fn picture(&self) -> &RgbImage {
+        self.evened().map_or(self.photo, |e| &e.picture)
+    }
+
+    /// Whether the photo was brightened for being dark.
+    pub(super) fn dark(&self) -> bool {
+        self.evened().is_some_and(|e| e.dark)
+    }
 }
 
 /// The picture brightened when it is dark (DARK), and its channels evened when it has a

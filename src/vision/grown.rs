@@ -12,10 +12,10 @@
 //! It runs once the reading of a photo is chosen (`stretch.rs`): run on every picture tried,
 //! it swayed which picture's reading was chosen (a photo held askew read level or as taken).
 
+use super::exposure::Evening;
 use super::twice::share_inside;
-use super::{Reading, Recognizer, VisionError, cut_faces, exposure, max};
+use super::{Reading, Recognizer, VisionError, cut_faces, max};
 use crate::detection::Detection;
-use image::RgbImage;
 
 /// A face read under this is tried with its outline grown.
 const WEAK: f32 = 0.8;
@@ -73,12 +73,13 @@ fn grown_tries(kept: &[Detection], i: usize, size: (u32, u32)) -> Vec<(usize, De
 impl Recognizer {
     /// The face-up tiles of `kept` read under WEAK, read again with their outlines grown (see
     /// the module's doc). The faces are cut from the photo evened as the first reading evened
-    /// it (`exposure.rs`; evened again here, only where a face is tried).
+    /// it (`exposure::Evening`: evened again here, only where a face is tried).
     pub(super) fn read_grown(
         &mut self,
-        img: &RgbImage,
+        photo: &Evening,
         mut kept: Vec<Detection>,
     ) -> Result<Vec<Detection>, VisionError> {
+        let img = photo.photo();
         let weak: Vec<usize> = (0..kept.len())
             .filter(|&i| !kept[i].face_down && max(&kept[i].probs) < WEAK)
             .filter(|&i| two_to_eight(&kept[i].probs))
@@ -90,10 +91,8 @@ impl Recognizer {
         if outlines.is_empty() {
             return Ok(kept);
         }
-        let evened = exposure::evened(img);
-        let img = evened.as_ref().map_or(img, |e| &e.picture);
         let every: Vec<usize> = (0..outlines.len()).collect();
-        let reads = self.classify_cuts(&cut_faces(img, &outlines, &every))?;
+        let reads = self.classify_cuts(&cut_faces(photo.picture(), &outlines, &every))?;
         for &i in &weak {
             let best = (0..outlines.len())
                 .filter(|&k| owners[k] == i)

@@ -576,8 +576,9 @@ impl Recognizer {
         img: &RgbImage,
     ) -> Result<(Vec<Detection>, Timings), VisionError> {
         let (found, t) = self.first_read(img)?;
-        let found = self.read_grown(img, dwarfs::drop_dwarfs(found))?;
-        Ok((self.doubted_faces_read_again(img, found)?, t))
+        let photo = exposure::Evening::new(img);
+        let found = self.read_grown(&photo, dwarfs::drop_dwarfs(found))?;
+        Ok((self.doubted_faces_read_again(&photo, found)?, t))
     }
 
     /// The first reading of a photo or frame: whether it is soft is decided anew.

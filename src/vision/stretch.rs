@@ -25,7 +25,7 @@ use image::RgbImage;
 use super::dwarfs::drop_dwarfs;
 use super::edges::{drop_cut_neighbours, is_a_close_up, short_side};
 use super::lone::elongation;
-use super::{CONFIDENT, Recognizer, Timings, VisionError, max};
+use super::{CONFIDENT, Recognizer, Timings, VisionError, exposure, max};
 use crate::detection::Detection;
 
 /// Squeezes tried, as (divide the width by, divide the height by).
@@ -99,8 +99,9 @@ impl Recognizer {
         let found = self.take_out_keystone(img, found, &mut t)?;
         let found = self.read_hard_pictures(img, found, &mut t)?;
         let (w, h) = (img.width() as f32, img.height() as f32);
-        let found = self.read_grown(img, drop_dwarfs(drop_cut_neighbours(w, h, found)))?;
-        Ok((self.doubted_faces_read_again(img, found)?, t))
+        let photo = exposure::Evening::new(img);
+        let found = self.read_grown(&photo, drop_dwarfs(drop_cut_neighbours(w, h, found)))?;
+        Ok((self.doubted_faces_read_again(&photo, found)?, t))
     }
 
     /// The halves of a tile joined and the parts of big tiles grown; then, while too few
