@@ -11,6 +11,7 @@
 
 use image::RgbImage;
 
+use super::between;
 use super::exposure::Evening;
 use super::{NOT_A_TILE, Reading, Recognizer, VisionError, cut_faces, likeliest, max};
 use crate::detection::{Detection, Face};
@@ -47,6 +48,14 @@ fn soft_is_surer(soft: &Reading, probs: &[f32]) -> bool {
     soft.none < NOT_A_TILE && max(&soft.faces) > max(probs) + gain
 }
 
+/// Faces read with "not a tile" likelier, read as a tile: each face's share of the faces.
+fn as_a_tile(faces: &mut [f32]) {
+    let sum: f32 = faces.iter().sum();
+    if sum > 0.0 {
+        faces.iter_mut().for_each(|p| *p /= sum);
+    }
+}
+
 impl Recognizer {
     /// The readings of the classifier for soft photos of the tiles `picks` of `kept`, cut
     /// from `img`.
@@ -56,17 +65,15 @@ impl Recognizer {
         kept: &[Detection],
         picks: &[usize],
     ) -> Result<Vec<Reading>, VisionError> {
-        let crops = cut_faces(img, kept, picks);
-        let was = self.soft.replace(true);
-        let reads = self.classify_cuts(&crops);
-        self.soft = was;
-        reads
+        self.classify_cuts_by(&cut_faces(img, kept, picks), true)
     }
 
     /// The face-up boxes of `kept` (read in a dark picture `img`, as brightened) that the
     /// first classifier took for no tile (`p_none`), read again by the classifier for soft
-    /// photos, and given its reading where it reads a white dragon (`kept_as_white`). A soft
-    /// photo's faces were read by it already.
+    /// photos, and given its reading where it reads a white dragon (`kept_as_white`); those
+    /// still taken for no tile are kept as white dragons where they lie in a row of tiles
+    /// (`between.rs`: the row decides, "no tile" is set to 0). A soft photo's faces were read
+    /// by the soft classifier already.
     pub(super) fn white_dragons_kept(
         &mut self,
         img: &RgbImage,
@@ -76,7 +83,7 @@ impl Recognizer {
         let picks: Vec<usize> = (0..kept.len())
             .filter(|&i| !kept[i].face_down && p_none[i] >= NOT_A_TILE)
             .collect();
-        if picks.is_empty() || self.soft == Some(true) {
+        if picks.is_empty() || self.is_soft() {
             return Ok(());
         }
         for (&i, soft) in picks.iter().zip(&self.read_soft(img, kept, &picks)?) {
@@ -84,6 +91,10 @@ impl Recognizer {
                 kept[i].probs = soft.faces.clone();
                 p_none[i] = soft.none;
             }
+        }
+        for i in between::blanks_between_tiles(img, kept, p_none) {
+            as_a_tile(&mut kept[i].probs);
+            p_none[i] = 0.0;
         }
         Ok(())
     }
@@ -100,7 +111,7 @@ impl Recognizer {
         let picks: Vec<usize> = (0..found.len())
             .filter(|&i| !found[i].face_down && max(&found[i].probs) < DOUBTFUL)
             .collect();
-        if picks.is_empty() || self.soft == Some(true) || !photo.dark() {
+        if picks.is_empty() || self.is_soft() || !photo.dark() {
             return Ok(found);
         }
         let reads = self.read_soft(photo.picture(), &found, &picks)?;
@@ -116,6 +127,16 @@ impl Recognizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn faces_read_as_a_tile_are_each_face_s_share() {
+        let mut faces = vec![0.01, 0.03, 0.0];
+        as_a_tile(&mut faces);
+        assert_eq!(faces, vec![0.25, 0.75, 0.0]);
+        let mut none = vec![0.0; 3];
+        as_a_tile(&mut none);
+        assert_eq!(none, vec![0.0; 3]);
+    }
 
     fn reading(face: f32, none: f32) -> Reading {
         let mut faces = vec![0.0; crate::detection::CLASS_COUNT];

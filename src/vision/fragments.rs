@@ -173,7 +173,7 @@ impl Recognizer {
         let outlines: Vec<&[[f32; 2]; 4]> = grown.iter().map(|g| &g.corners).collect();
         let crops = cut_outlines(img, &outlines);
         let t0 = Instant::now();
-        let first = self.classify(crops.view())?;
+        let first = self.classify(crops.view(), self.is_soft())?;
         t.classifier += t0.elapsed().as_secs_f64() * 1e3;
         let mut order: Vec<usize> = (0..grown.len()).collect();
         order.sort_by(|&a, &b| max(&first[b].faces).total_cmp(&max(&first[a].faces)));

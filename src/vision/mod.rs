@@ -30,6 +30,7 @@ use crate::detection::{CLASS_COUNT, Detection, Face, Orientation};
 use crate::tile::Tile;
 
 mod backs;
+mod between;
 mod dark;
 mod dwarfs;
 mod edges;
@@ -581,6 +582,12 @@ impl Recognizer {
         Ok((self.doubted_faces_read_again(&photo, found)?, t))
     }
 
+    /// Whether the photo being read was found soft (its faces go to the classifier for soft
+    /// photos).
+    fn is_soft(&self) -> bool {
+        self.soft == Some(true)
+    }
+
     /// The first reading of a photo or frame: whether it is soft is decided anew.
     fn first_read(&mut self, img: &RgbImage) -> Result<(Vec<Detection>, Timings), VisionError> {
         self.soft = None;
@@ -975,46 +982,59 @@ impl Recognizer {
         &mut self,
         crops: &Array4<f32>,
     ) -> Result<Vec<Reading>, VisionError> {
+        self.classify_cuts_by(crops, self.is_soft())
+    }
+
+    /// [`Recognizer::classify_cuts`] by the classifier for soft photos where `soft`, by the
+    /// first one otherwise.
+    pub(super) fn classify_cuts_by(
+        &mut self,
+        crops: &Array4<f32>,
+        soft: bool,
+    ) -> Result<Vec<Reading>, VisionError> {
         let n = crops.shape()[0] / 2;
         let tight = crops.slice_axis(ndarray::Axis(0), ndarray::Slice::from(..n));
-        let mut reads = self.classify(tight)?;
+        let mut reads = self.classify(tight, soft)?;
         let doubtful: Vec<usize> = (0..n).filter(|&k| !reads[k].is_sure()).collect();
         let margins: Vec<usize> = doubtful.iter().map(|&k| n + k).collect();
-        let wider = self.classify(crops.select(ndarray::Axis(0), &margins).view())?;
+        let wider = self.classify(crops.select(ndarray::Axis(0), &margins).view(), soft)?;
         for (&k, w) in doubtful.iter().zip(&wider) {
             reads[k].average_with(w);
         }
         Ok(reads)
     }
 
-    /// What the classifier reads in each of a batch of upright crops: more than two `BATCH`es
-    /// of them are read `BATCH` at a time.
+    /// What the classifier (the one for soft photos where `soft`) reads in each of a batch of
+    /// upright crops: more than two `BATCH`es of them are read `BATCH` at a time.
     pub(super) fn classify(
         &mut self,
         crops: ndarray::ArrayView4<f32>,
+        soft: bool,
     ) -> Result<Vec<Reading>, VisionError> {
         let n = crops.shape()[0];
         if n <= 2 * BATCH {
-            return self.classify_batch(crops);
+            return self.classify_batch(crops, soft);
         }
         let mut reads = Vec::with_capacity(n);
         for part in crops.axis_chunks_iter(ndarray::Axis(0), BATCH) {
-            reads.extend(self.classify_batch(part)?);
+            reads.extend(self.classify_batch(part, soft)?);
         }
         Ok(reads)
     }
 
-    /// What the classifier reads in each of a batch of upright crops, in one run.
+    /// What the classifier (the one for soft photos where `soft`) reads in each of a batch of
+    /// upright crops, in one run.
     fn classify_batch(
         &mut self,
         crops: ndarray::ArrayView4<f32>,
+        soft: bool,
     ) -> Result<Vec<Reading>, VisionError> {
         let n = crops.shape()[0];
         if n == 0 {
             return Ok(Vec::new());
         }
         let classes = self.classes;
-        let (classifier, what) = self.classifier_for(self.soft == Some(true))?;
+        let (classifier, what) = self.classifier_for(soft)?;
         let outputs = classifier
             .run(ort::inputs![
                 TensorRef::from_array_view(crops).map_err(model_err)?
