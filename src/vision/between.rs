@@ -16,9 +16,10 @@
 
 use image::RgbImage;
 
-use super::{NOT_A_TILE, likeliest};
-use crate::detection::{Detection, Face};
-use crate::tile::Tile;
+use super::NOT_A_TILE;
+use super::dark::reads_white;
+use super::softness::percentile;
+use crate::detection::Detection;
 
 /// The finder must be at least this sure of the box (at 0.6, 62 of 81 `@grain` photos read
 /// exactly; at 0.3, 64, neither with a false tile).
@@ -71,11 +72,7 @@ pub(super) fn blanks_between_tiles(
             let middle = grey_quantile(img, &d.bounds(), 0.5);
             near.iter().enumerate().any(|(a, &j)| {
                 near[a + 1..].iter().any(|&k| {
-                    ((read(j) || read(k)) && on_either_side(d, &kept[j], &kept[k])
-                        || read(j)
-                            && read(k)
-                            && (in_line_beyond(d, &kept[j], &kept[k])
-                                || in_line_beyond(d, &kept[k], &kept[j])))
+                    in_a_row(d, (&kept[j], read(j)), (&kept[k], read(k)))
                         && middle
                             >= AS_PALE * pale_ground(img, &kept[j]).min(pale_ground(img, &kept[k]))
                 })
@@ -84,12 +81,21 @@ pub(super) fn blanks_between_tiles(
         .collect()
 }
 
+/// Whether `d` lies in a row with `a` and `b` (each with whether it is a tile read): on either
+/// side of it, one of them read; or both read, going on from it one way.
+fn in_a_row(
+    d: &Detection,
+    (a, a_read): (&Detection, bool),
+    (b, b_read): (&Detection, bool),
+) -> bool {
+    (a_read || b_read) && on_either_side(d, a, b)
+        || a_read && b_read && (in_line_beyond(d, a, b) || in_line_beyond(d, b, a))
+}
+
 /// Whether a box may be a white dragon: face up, found at SCORE or more, the blank face its
 /// likeliest.
 fn may_be_blank(d: &Detection) -> bool {
-    !d.face_down
-        && d.score >= SCORE
-        && likeliest(&d.probs).and_then(Face::from_class) == Some(Face::Tile(Tile::P))
+    !d.face_down && d.score >= SCORE && reads_white(&d.probs)
 }
 
 /// Width and height of a box's bounds.
@@ -157,14 +163,14 @@ fn grey_quantile(img: &RgbImage, b: &[f32; 4], q: f32) -> f32 {
     if levels.is_empty() {
         return 0.0;
     }
-    let k = ((levels.len() - 1) as f32 * q).round() as usize;
-    *levels.select_nth_unstable_by(k, f32::total_cmp).1
+    percentile(&mut levels, q)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detection::{CLASS_COUNT, Orientation};
+    use crate::detection::{CLASS_COUNT, Face, Orientation};
+    use crate::tile::Tile;
 
     const W: f32 = 40.0;
     const H: f32 = 56.0;

@@ -26,7 +26,7 @@ const DOUBTFUL: f32 = 0.6;
 const SWAP_GAIN: f32 = 0.08;
 
 /// Whether `faces` are likeliest a white dragon.
-fn reads_white(faces: &[f32]) -> bool {
+pub(super) fn reads_white(faces: &[f32]) -> bool {
     likeliest(faces).and_then(Face::from_class) == Some(Face::Tile(Tile::P))
 }
 

@@ -118,7 +118,7 @@ fn spread(levels: &[f32]) -> f32 {
 }
 
 /// The `q` quantile (0..1) of `v`, reordering it.
-fn percentile(v: &mut [f32], q: f32) -> f32 {
+pub(super) fn percentile(v: &mut [f32], q: f32) -> f32 {
     let k = ((v.len() - 1) as f32 * q).round() as usize;
     *v.select_nth_unstable_by(k, f32::total_cmp).1
 }
