@@ -16,9 +16,8 @@
 
 use image::RgbImage;
 
-use super::NOT_A_TILE;
-use super::dark::reads_white;
 use super::softness::percentile;
+use super::{NOT_A_TILE, reads_white};
 use crate::detection::Detection;
 
 /// The finder must be at least this sure of the box (at 0.6, 62 of 81 `@grain` photos read

@@ -13,9 +13,8 @@ use image::RgbImage;
 
 use super::between;
 use super::exposure::Evening;
-use super::{NOT_A_TILE, Reading, Recognizer, VisionError, cut_faces, likeliest, max};
-use crate::detection::{Detection, Face};
-use crate::tile::Tile;
+use super::{NOT_A_TILE, Reading, Recognizer, VisionError, cut_faces, likeliest, max, reads_white};
+use crate::detection::Detection;
 
 /// A face read under this is doubted.
 const DOUBTFUL: f32 = 0.6;
@@ -24,11 +23,6 @@ const DOUBTFUL: f32 = 0.6;
 /// rows of sets never trained on made dark, the other faces that were right read 0.09 to 0.27
 /// surer; the one wrong one, a flower of a set never trained on read as another, 0.05.
 const SWAP_GAIN: f32 = 0.08;
-
-/// Whether `faces` are likeliest a white dragon.
-pub(super) fn reads_white(faces: &[f32]) -> bool {
-    likeliest(faces).and_then(Face::from_class) == Some(Face::Tile(Tile::P))
-}
 
 /// Whether a box the first classifier took for no tile is a white dragon to the classifier
 /// for soft photos (`soft`): the blank face, the one a classifier takes for a patch of table.
@@ -127,6 +121,8 @@ impl Recognizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::detection::Face;
+    use crate::tile::Tile;
 
     #[test]
     fn faces_read_as_a_tile_are_each_face_s_share() {

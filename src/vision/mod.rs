@@ -295,6 +295,12 @@ fn turned_wins(first: &[f32], turned: &[f32], sideways: bool) -> bool {
     max(turned) > max(first) + margin
 }
 
+/// Whether `faces` are likeliest a white dragon: the blank face, the one a classifier can take
+/// for a patch of table or a tile's side (`is_sure_blank`, `dark.rs`, `between.rs`).
+fn reads_white(faces: &[f32]) -> bool {
+    likeliest(faces).and_then(Face::from_class) == Some(Face::Tile(Tile::P))
+}
+
 /// The class a reading names likeliest.
 fn likeliest(faces: &[f32]) -> Option<usize> {
     faces
@@ -1103,10 +1109,7 @@ impl Reading {
 /// decides. The surest look-alike read so on any set was a sliver at a stretched photo's
 /// edge, found at 0.79 (SURE_BLANK_SCORE keeps it out).
 fn is_sure_blank(d: &Detection, p_none: f32) -> bool {
-    !d.face_down
-        && d.score >= SURE_BLANK_SCORE
-        && p_none < SURE_BLANK_NONE
-        && d.top().is_some_and(|(f, _)| f == Face::Tile(Tile::P))
+    !d.face_down && d.score >= SURE_BLANK_SCORE && p_none < SURE_BLANK_NONE && reads_white(&d.probs)
 }
 
 /// Whether the faces of `found` (the finder's surest face-up ones, softness::SAMPLED at most)
