@@ -371,14 +371,17 @@ fn output(
     model: &str,
     name: &str,
 ) -> Result<ArrayD<f32>, VisionError> {
-    let v = outputs.get(name).ok_or_else(|| {
-        VisionError::Model(format!(
-            "the {model} model has no output named `{name}`: it is not a suanfan {model} (see models/README.md)"
-        ))
-    })?;
+    let v = outputs.get(name).ok_or_else(|| no_output(model, name))?;
     Ok(v.try_extract_array::<f32>()
         .map_err(|e| VisionError::Model(format!("{model} output `{name}`: {e}")))?
         .to_owned())
+}
+
+/// The error for a `model` without the output `name`.
+fn no_output(model: &str, name: &str) -> VisionError {
+    VisionError::Model(format!(
+        "the {model} model has no output named `{name}`: it is not a suanfan {model} (see models/README.md)"
+    ))
 }
 
 /// How a photo was scaled and padded for one look of the finder.
@@ -529,9 +532,12 @@ impl FinderMaps {
 }
 
 impl Recognizer {
-    /// Loads ONNX Runtime and the models, checks that each gives the outputs suanfan reads,
-    /// and warms them up once. The embedded classifier for soft photos is loaded when the
-    /// first soft photo comes (`sessions.rs`).
+    /// Loads ONNX Runtime and the models and checks that each gives the outputs suanfan
+    /// reads. The embedded classifier for soft photos is loaded when the first soft photo
+    /// comes (`sessions.rs`). The finder is not run here: its outputs are checked by name
+    /// (`sessions::check_finder`). Warming it up on a blank picture cost a one-photo `scan`
+    /// 7 to 27 ms by the clock (its runs took a core from the photo's decoding) and saved its
+    /// first photo 0 to 6 ms (session 67).
     pub fn new(cfg: VisionConfig) -> Result<Recognizer, VisionError> {
         let lib = match find_onnxruntime(cfg.onnxruntime.as_deref()) {
             Ok(lib) => lib,
@@ -542,6 +548,7 @@ impl Recognizer {
         let env = runtime::environment(&lib)?;
         let threads = cfg.threads.max(1);
         let finder = sessions::load(&env, FINDER, &cfg.finder_model, "tile finder", threads)?;
+        sessions::check_finder(&finder)?;
         let classifier = sessions::load(
             &env,
             CLASSIFIER,
@@ -567,9 +574,6 @@ impl Recognizer {
         if r.cfg.soft_classifier_model.is_some() {
             r.load_soft_classifier()?;
         }
-        // Warm up (the first run allocates), which also checks the finder's outputs.
-        let blank = RgbImage::from_pixel(64, 64, image::Rgb([120, 120, 120]));
-        r.detect_frame(&blank)?;
         Ok(r)
     }
 

@@ -12,8 +12,24 @@ use ort::value::TensorRef;
 
 use super::{
     CLASS_COUNT, CROP_H, CROP_W, Recognizer, SOFT_CLASSIFIER, VisionError, WITH_BACK, WITH_NONE,
-    model_err, output,
+    model_err, no_output, output,
 };
+
+/// The finder's outputs suanfan reads (`FinderMaps`); its `rbox` may be missing (a finder
+/// without it gives upright boxes).
+const FINDER_OUTPUTS: [&str; 3] = ["heat", "box", "orient"];
+
+/// Whether the finder gives the outputs suanfan reads, checked by their names when it is
+/// loaded; their shapes are checked on every look (`FinderMaps::check`).
+pub(super) fn check_finder(finder: &Session) -> Result<(), VisionError> {
+    match FINDER_OUTPUTS
+        .iter()
+        .find(|&&name| finder.outputs().iter().all(|o| o.name() != name))
+    {
+        Some(name) => Err(no_output("tile finder", name)),
+        None => Ok(()),
+    }
+}
 
 /// The session of the model in `path`, or of the embedded `bytes` when none is given; `what`
 /// names it in messages. Its `threads` do not spin between runs: the sessions run one after
