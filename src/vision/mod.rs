@@ -535,9 +535,10 @@ impl Recognizer {
     /// Loads ONNX Runtime and the models and checks that each gives the outputs suanfan
     /// reads. The embedded classifier for soft photos is loaded when the first soft photo
     /// comes (`sessions.rs`). The finder is not run here: its outputs are checked by name
-    /// (`sessions::check_finder`). Warming it up on a blank picture cost a one-photo `scan`
-    /// 7 to 27 ms by the clock (its runs took a core from the photo's decoding) and saved its
-    /// first photo 0 to 6 ms (session 67).
+    /// (`sessions::check_finder`). Warming it up on a blank picture made a one-photo `scan`
+    /// slower by the clock (session 67, medians: a 640-pixel photo 212 against 178 ms, a
+    /// 12 MP one 246 against 228; its runs took a core from the photo's decoding) and saved
+    /// its first photo 0 to 6 ms.
     pub fn new(cfg: VisionConfig) -> Result<Recognizer, VisionError> {
         let lib = match find_onnxruntime(cfg.onnxruntime.as_deref()) {
             Ok(lib) => lib,
