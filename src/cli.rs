@@ -582,7 +582,7 @@ fn live(a: &LiveArgs) -> Result<ExitCode, CliError> {
         source,
         live::RunOptions {
             newest_only,
-            skip_idle: false,
+            skip: live::Skip::Still,
         },
         &mut rec,
         &given,
@@ -663,10 +663,11 @@ fn report_live_summary(
     track: &suanfan::track::TrackConfig,
 ) -> ExitCode {
     eprintln!(
-        "suanfan: {} read ({} unreadable), {} locked, {:.0} ms a frame in the models",
+        "suanfan: {} read ({} unreadable), {} locked; the models read {} (the others still: a locked hand or no tiles), {:.0} ms each",
         count(summary.frames, "frame"),
         summary.bad_frames,
         count(summary.locked as u64, "hand"),
+        summary.frames_read,
         summary.ms_per_frame
     );
     if summary.locked == 0 && summary.frames > 0 && summary.failure.is_none() {

@@ -56,7 +56,7 @@ pub struct Summary {
     pub frames_read: u64,
     pub bad_frames: u64,
     pub locked: usize,
-    /// Mean milliseconds per frame in the models.
+    /// Mean milliseconds per frame the models read.
     pub ms_per_frame: f64,
     /// Why the source stopped early, if it did.
     pub failure: Option<String>,
@@ -121,13 +121,26 @@ pub(crate) fn weakest(o: &ScanOutcome) -> f32 {
 pub struct RunOptions {
     /// Drop frames the models have not taken yet (cameras, streams).
     pub newest_only: bool,
-    /// Skip the models on frames that cannot change what is reported: frames that moved
-    /// since the last one, and still frames of a locked hand or of a table without tiles
-    /// (audits of long recordings). The tracker gets the last tiles read for them.
-    pub skip_idle: bool,
+    /// Which frames the models leave unread; the tracker gets the last tiles read for them.
+    pub skip: Skip,
 }
 
-/// Decides which frames the models read when `skip_idle` is on.
+/// Frames `run` does not give the models: their tiles are the last frame's read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Skip {
+    /// Every frame is read.
+    #[default]
+    Nothing,
+    /// Frames no different from the last one read while a hand is locked or fewer than
+    /// `clear_tiles` tiles were seen: reading them cannot change what is reported (`live`; a
+    /// hand or a tile coming in moves the picture, and moving frames are read).
+    Still,
+    /// Those, and frames that moved since the previous one (audits of long recordings, where
+    /// only the still moments count).
+    StillAndMoving,
+}
+
+/// Decides which frames the models read (`Skip`).
 #[derive(Debug, Default)]
 struct Idle {
     /// The previous frame's thumbnail.
@@ -138,13 +151,17 @@ struct Idle {
 }
 
 impl Idle {
-    /// The tiles to use for this frame without reading it, when it can be skipped.
-    fn skip(&self, thumb: &Thumb, track: &TrackConfig) -> Option<Vec<Detection>> {
+    /// The tiles to use for this frame without reading it, when `skip` lets it be skipped.
+    fn skip(&self, thumb: &Thumb, track: &TrackConfig, skip: Skip) -> Option<Vec<Detection>> {
+        if skip == Skip::Nothing {
+            return None;
+        }
         let (read_thumb, tiles) = self.read.as_ref()?;
-        let moving = self
-            .prev
-            .as_ref()
-            .is_some_and(|p| p.diff(thumb) >= track.still_diff);
+        let moving = skip == Skip::StillAndMoving
+            && self
+                .prev
+                .as_ref()
+                .is_some_and(|p| p.diff(thumb) >= track.still_diff);
         let unchanged = read_thumb.diff(thumb) < track.still_diff / 2.0;
         let idle = self.locked || tiles.len() < track.clear_tiles;
         (moving || (unchanged && idle)).then(|| tiles.clone())
@@ -183,11 +200,8 @@ pub fn run(
         summary.frames += 1;
         let t0 = Instant::now();
         let thumb = Thumb::of(&frame.image);
-        let skipped = if opts.skip_idle {
-            idle.skip(&thumb, &track)
-        } else {
-            None
-        };
+        let skipped = idle.skip(&thumb, &track, opts.skip);
+        let read = skipped.is_none();
         let detections = match skipped {
             Some(d) => d,
             None => {
@@ -199,7 +213,9 @@ pub fn run(
         };
         idle.prev = Some(thumb.clone());
         let ms_frame = t0.elapsed().as_secs_f64() * 1e3;
-        ms_models += ms_frame;
+        if read {
+            ms_models += ms_frame;
+        }
         let obs = Observation {
             seconds: frame.seconds,
             detections: detections.clone(),
@@ -223,7 +239,7 @@ pub fn run(
         }
     }
     if summary.frames > 0 {
-        summary.ms_per_frame = ms_models / summary.frames as f64;
+        summary.ms_per_frame = ms_models / summary.frames_read.max(1) as f64;
     }
     Ok(summary)
 }
@@ -281,4 +297,67 @@ pub fn to_json(l: &Locked) -> serde_json::Value {
         );
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detection::Orientation;
+
+    /// A picture that is all one grey: different greys are different pictures.
+    fn picture(grey: u8) -> Thumb {
+        Thumb::of(&RgbImage::from_pixel(
+            320,
+            240,
+            image::Rgb([grey, grey, grey]),
+        ))
+    }
+
+    /// `n` face-up tiles in a row.
+    fn tiles(n: usize) -> Vec<Detection> {
+        (0..n)
+            .map(|i| {
+                let x = 30.0 * i as f32;
+                Detection {
+                    corners: [[x, 0.0], [x + 28.0, 0.0], [x + 28.0, 40.0], [x, 40.0]],
+                    score: 0.9,
+                    face_down: false,
+                    orientation: Orientation::Up,
+                    probs: vec![1.0 / 42.0; 42],
+                }
+            })
+            .collect()
+    }
+
+    /// The frames skipped after a frame of `grey` read with `n` tiles (`locked` or not), the
+    /// previous frame `prev`: each of the next pictures `next` as `Skip` decides.
+    fn skipped(n: usize, locked: bool, prev: u8, next: u8, skip: Skip) -> bool {
+        let idle = Idle {
+            prev: Some(picture(prev)),
+            read: Some((picture(100), tiles(n))),
+            locked,
+        };
+        idle.skip(&picture(next), &TrackConfig::default(), skip)
+            .is_some_and(|d| d.len() == n)
+    }
+
+    #[test]
+    fn live_skips_only_still_frames_of_a_locked_hand_or_an_empty_table() {
+        // A locked hand, the picture as read: skipped (live and audits), read when nothing is
+        // skipped.
+        assert!(skipped(14, true, 100, 100, Skip::Still));
+        assert!(skipped(14, true, 100, 100, Skip::StillAndMoving));
+        assert!(!skipped(14, true, 100, 100, Skip::Nothing));
+        // A table with no tiles, still: skipped.
+        assert!(skipped(0, false, 100, 100, Skip::Still));
+        // Tiles not locked yet: read, so that they can lock.
+        assert!(!skipped(14, false, 100, 100, Skip::Still));
+        // The picture changed since it was read (a hand coming in): read by live, skipped by
+        // an audit while it moves.
+        assert!(!skipped(14, true, 100, 160, Skip::Still));
+        assert!(skipped(14, true, 100, 160, Skip::StillAndMoving));
+        // Still again, but not as it was read: read by both.
+        assert!(!skipped(14, true, 160, 160, Skip::Still));
+        assert!(!skipped(14, true, 160, 160, Skip::StillAndMoving));
+    }
 }

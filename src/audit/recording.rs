@@ -164,7 +164,7 @@ fn read_known(
     let mut last_frame: Option<Arc<RgbImage>> = None;
     let run = RunOptions {
         newest_only: false,
-        skip_idle: true,
+        skip: live::Skip::StillAndMoving,
     };
     let summary = live::run(
         source,

@@ -200,7 +200,7 @@ impl LiveApp {
                 src,
                 live::RunOptions {
                     newest_only: opts.newest_only,
-                    skip_idle: false,
+                    skip: live::Skip::Still,
                 },
                 &mut rec,
                 &given,
