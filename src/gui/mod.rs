@@ -333,7 +333,7 @@ impl LiveApp {
             if now.duration_since(self.last_report).as_secs() >= 5 {
                 self.last_report = now;
                 eprintln!(
-                    "suanfan: window {drawn:.0} frames/s drawn, {read:.1} pictures/s from the models"
+                    "suanfan: window {drawn:.0} frames/s drawn, {read:.1} pictures/s taken (the models read those that may change the hand)"
                 );
             }
         }
