@@ -404,6 +404,66 @@ def init_from_onnx(net: nn.Module, path: Path) -> None:
             lin.bias[len(b) :] = float(b.mean())
 
 
+def onnx_width(path: Path) -> int:
+    """The width of a classifier saved as ONNX: its first convolution's output channels."""
+    import onnx
+
+    import train_detector
+
+    graph = onnx.load(str(path)).graph
+    init = train_detector.float_weights(graph)
+    first = next(n for n in graph.node if n.op_type == "Conv")
+    return int(init[first.input[1]].shape[0])
+
+
+def loaded_classifier(path: Path, classes: int) -> TileNet:
+    """A classifier saved as ONNX, loaded at its own width (the first `classes` outputs)."""
+    net = TileNet(classes=classes, width=onnx_width(path))
+    init_from_onnx(net, path)
+    return net
+
+
+def channel_worth(net: TileNet, x: np.ndarray) -> list[torch.Tensor]:
+    """How much each convolution's output channel carries, one tensor per convolution: its mean
+    activation over the crops `x` times the size of the weights that read it downstream (the
+    next convolution's, or the output layer's for the last)."""
+    relus = [m for m in net.features.modules() if isinstance(m, nn.ReLU)]
+    means: list[torch.Tensor] = []
+    hooks = [r.register_forward_hook(lambda _m, _i, out: means.append(out.mean((0, 2, 3)))) for r in relus]
+    net.eval()
+    with torch.no_grad():
+        net(torch.from_numpy(x).permute(0, 3, 1, 2).float() / 255.0)
+    for h in hooks:
+        h.remove()
+    convs = [m for m in net.features.modules() if isinstance(m, nn.Conv2d)]
+    readers = [c.weight.detach().abs().sum((0, 2, 3)) for c in convs[1:]] + [net.head[1].weight.detach().abs().sum(0)]
+    return [m * r for m, r in zip(means, readers)]
+
+
+def pruned_start(net: TileNet, teacher: TileNet, x: np.ndarray) -> None:
+    """Starts `net` (narrower than `teacher`, the same layers) from the teacher's channels that
+    carry most (`channel_worth` over the crops `x`): each convolution keeps those of its output
+    channels and of the channels it reads that the layer before kept; the batch norms start as
+    the identity with the teacher's folded biases, as `init_from_onnx` leaves them."""
+    worth = channel_worth(teacher, x)
+    t_convs = [m for m in teacher.features.modules() if isinstance(m, nn.Conv2d)]
+    t_bns = [m for m in teacher.features.modules() if isinstance(m, nn.BatchNorm2d)]
+    s_convs = [m for m in net.features.modules() if isinstance(m, nn.Conv2d)]
+    s_bns = [m for m in net.features.modules() if isinstance(m, nn.BatchNorm2d)]
+    kept_in = torch.arange(3)
+    with torch.no_grad():
+        for w, tc, tb, sc, sb in zip(worth, t_convs, t_bns, s_convs, s_bns):
+            kept = w.topk(sc.out_channels).indices.sort().values
+            sc.weight.copy_(tc.weight[kept][:, kept_in])
+            sb.weight.copy_(tb.weight[kept])
+            sb.bias.copy_(tb.bias[kept])
+            sb.running_mean.copy_(tb.running_mean[kept])
+            sb.running_var.copy_(tb.running_var[kept])
+            kept_in = kept
+        net.head[1].weight.copy_(teacher.head[1].weight[:, kept_in])
+        net.head[1].bias.copy_(teacher.head[1].bias)
+
+
 def held_out_as_cut(net: nn.Module, x: np.ndarray, y: np.ndarray, device) -> str:
     """The accuracy on the held-out faces cut as suanfan cuts them ("" without them)."""
     if not len(y):
@@ -418,6 +478,11 @@ def validation_set(val_photos: set[str] = VAL_PHOTOS) -> tuple[np.ndarray, np.nd
         return np.zeros((0, synth.CROP_H, synth.CROP_W, 3), np.uint8), np.zeros(0, np.int64), []
     xs = np.stack([to_array(Image.open(p)) for p, _, _ in rows])
     return xs, np.array([c for _, c, _ in rows], dtype=np.int64), [p for p, _, _ in rows]
+
+
+def rng_pick(n: int, k: int, seed: int) -> np.ndarray:
+    """`k` of the indices below `n` (all of them when there are fewer), drawn with `seed`."""
+    return np.sort(np.random.default_rng(seed).permutation(n)[:k])
 
 
 def batches(x: np.ndarray, y: np.ndarray, bs: int, shuffle: bool, rng: np.random.Generator):
@@ -470,7 +535,9 @@ def main() -> None:
     ap.add_argument("--shake-share", type=float, default=0.0, help="share of each batch's crops smeared along a line on the fly, as by a phone that moved (0: none, as before)")
     ap.add_argument("--shake-max", type=float, default=8.0, help="longest of that smear, in pixels of the 64x48 crop")
     ap.add_argument("--noise-share", type=float, default=0.0, help="share of each batch's crops given sensor noise on the fly")
-    ap.add_argument("--distill", type=float, default=0.0, help="with --init: weight of a second loss keeping the outputs near --init's own reading of the unspoiled crop (0: none)")
+    ap.add_argument("--distill", type=float, default=0.0, help="with --init or --prune-from: weight of a second loss keeping the outputs near --init's (or --prune-from's) own reading of the unspoiled crop (0: none)")
+    ap.add_argument("--teacher", help="with --distill: keep the outputs near this classifier's (ONNX, any width) instead of --init's or --prune-from's")
+    ap.add_argument("--prune-from", help="start from this classifier (ONNX) made narrower: a --width smaller than its own keeps its channels that carry most (pruned_start); it is --distill's teacher")
     ap.add_argument("--distill-temperature", type=float, default=2.0, help="softening of both outputs in that loss")
     ap.add_argument("--scan-answers", type=Path, help="a folder keeping suanfan's answers on the rf photos for --pipeline-copies: read when there, written when not (for a machine without the binary)")
     ap.add_argument("--qat", action="store_true", help="train with the rounding of tools/quantize.py (tools/qat.py): for a classifier to quantize")
@@ -512,16 +579,25 @@ def main() -> None:
     bx, by = back_validation() if args.backs else (vx[:0], vy[:0])
     classes = faces.CLASSES + (["none"] if args.rf_copies else []) + (["back"] if args.backs else [])
     net = TileNet(classes=len(classes), width=args.width)
+    if args.init and args.prune_from:
+        raise SystemExit("give --init or --prune-from, not both")
     if args.init:
         init_from_onnx(net, Path(args.init))
         print(f"started from {args.init}")
     # The teacher of --distill reads as --init does: float, without --qat's rounding.
     teacher = qat.frozen_copy(net).to(device) if args.distill > 0 else None
+    if args.prune_from:
+        wide = loaded_classifier(Path(args.prune_from), len(classes))
+        pruned_start(net, wide, x[rng_pick(len(x), 4096, args.seed)])
+        teacher = qat.frozen_copy(wide).to(device) if args.distill > 0 else None
+        print(f"started from {args.prune_from} pruned to width {args.width}")
+    if args.teacher and args.distill > 0:
+        teacher = qat.frozen_copy(loaded_classifier(Path(args.teacher), len(classes))).to(device)
     if args.qat:
         qat.prepare(net)
     net = net.to(device)
-    if args.distill > 0 and not args.init:
-        raise SystemExit("--distill needs --init: the classifier whose readings are kept")
+    if args.distill > 0 and not (args.init or args.prune_from):
+        raise SystemExit("--distill needs --init or --prune-from: the classifier whose readings are kept")
     print(f"parameters: {sum(p.numel() for p in net.parameters())}")
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * ((len(x) + 127) // 128)
@@ -531,7 +607,7 @@ def main() -> None:
     tx, ty = torch.from_numpy(x).to(device), torch.from_numpy(y).to(device)
     for epoch in range(args.epochs):
         net.train()
-        if args.init:
+        if args.init or args.prune_from:
             import train_detector
 
             train_detector.freeze_norms(net)
@@ -595,6 +671,9 @@ def main() -> None:
         "shake_share": args.shake_share,
         "shake_max": args.shake_max,
         "distill": args.distill,
+        "width": args.width,
+        "pruned_from": Path(args.prune_from).name if args.prune_from else None,
+        "teacher": Path(args.teacher).name if args.teacher else None,
         "qat": args.qat,
     }
     export(net, classes, Path(args.out), meta, t0)
@@ -674,7 +753,7 @@ def train_back_row(args) -> None:
     already has the back output starts that from its own as well)."""
     t0 = time.time()
     classes = faces.CLASSES + ["none", "back"]
-    net = TileNet(classes=len(classes), width=args.width)
+    net = TileNet(classes=len(classes), width=onnx_width(Path(args.init)))  # --init's own width
     init_from_onnx(net, Path(args.init))
     x, y = back_row_data(args)
     print(f"data ready in {time.time() - t0:.0f} s: {len(x)} crops, {int((y == realdata.BACK).sum())} face down, {int((y == realdata.NONE).sum())} no tile")
