@@ -7,8 +7,8 @@
 # side on one GPU; models tarred into $OUT. Run from the repository root on the device (the
 # `device` tool), with the copy of the training data and suanfan's answers in .gpu/ (tools/README.md,
 # "The GPU runs"); every round also runs on CPU, slowly (session 69: 7 epochs of 43,000 crops,
-# 35 minutes on 2 cores, then 6 more: it read the unseen sets' seasons as 1s, hence the drawn
-# flowers and seasons here). Stage 4 (--backs-only), quantize.py and the evaluations run after, on CPU.
+# 35 minutes on 2 cores, then 6 and 4 more: it read the unseen sets' seasons as 1s, even with
+# 900 drawn crops of each flower and season; models/README.md, session 69). Stage 4 (--backs-only), quantize.py and the evaluations run after, on CPU.
 set -u
 export SUANFAN_SHARED_DATA=$PWD/.gpu/data PYTHONUNBUFFERED=1
 nvidia-smi -L
