@@ -117,6 +117,14 @@ struct Look {
     to: f32,
 }
 
+impl Look {
+    /// Whether this coarse look is worth taking at a photo whose long side is `long`, where
+    /// the fine look found many tiles of side `small` (`typical_small_tile`).
+    fn wanted_beside(&self, small: Option<f32>, long: f32) -> bool {
+        !small.is_some_and(|s| s <= SMALL_TILES_SHARE * self.from * long)
+    }
+}
+
 /// The fine look keeps tiles up to this share: a quarter of the photo's long side is 104
 /// pixels of its input, within the sizes the finder learned (up to about 110). At a fifth, the
 /// tiles of a heap photographed close (128–137 pixels of a 640-pixel photo) fell between the
@@ -640,7 +648,11 @@ impl Recognizer {
         let missed = self.closer_look(img, &found, &doubts)?;
         found.extend(missed);
         let mut coarse = Vec::new();
+        let small = typical_small_tile(&found, (w as f32, h as f32));
         for l in COARSE_LOOKS {
+            if !l.wanted_beside(small, long) {
+                continue;
+            }
             let min_score = COARSE_MIN_SCORE.max(self.cfg.min_score);
             let mut more = self.look((w, h), pixels, l, min_score)?;
             more.retain(|c| (l.from * long..=l.to * long).contains(&side(&c.bounds)));
@@ -1283,6 +1295,37 @@ fn fits_the_photo(
     outside[outside.len() / 2] >= 0.4 * side(&c.bounds)
 }
 
+/// The median side of the fine look's tiles when they are small and many: at least
+/// SMALL_TILES_COUNT of them away from the picture's edges, the median at most
+/// SMALL_TILES_SIDE of the photo's long side. A coarse look whose smallest tile (`Look::from`)
+/// is bigger than that median by 1 / SMALL_TILES_SHARE (1.11) or more is not taken: a tile that big
+/// among so many smaller ones is two of them seen as one, which `fits_the_photo` drops.
+/// Close-ups, whose pips and strokes the fine look may find as tiles, never come here: their
+/// boxes are bigger (the median over 0.125 in every `closeup-1`, `closeup-few`, `crops`,
+/// `lone-new` and `few-new` look with 8 boxes or more). Session 70, the 22 evaluation sets
+/// (1,738 photos, `tools/eval_photos.py`): of 5,162 passes of the finder (a photo turned is
+/// looked at again), 969 leave out the three coarsest looks and 789 all four; one photo reads
+/// otherwise (a leaned rf heap, exact neither way: a false tile fewer, a season misread), the
+/// rest tile for tile as before. With SMALL_TILES_SHARE at 0.8 none moved, but a hand filling
+/// a 640×480 frame (its tiles a tenth of the long side) kept the look from 0.12; leaving all
+/// four out at a median up to 0.125 lost a photo (a turned rf photo's tiles 0.12 of its side,
+/// outlined closer by that look) and moved three others.
+fn typical_small_tile(fine: &[Candidate], (w, h): (f32, f32)) -> Option<f32> {
+    let sides: Vec<f32> = fine
+        .iter()
+        .filter(|c| !edges::touches_edge(&c.bounds, w, h))
+        .map(|c| side(&c.bounds))
+        .collect();
+    if sides.len() < SMALL_TILES_COUNT {
+        return None;
+    }
+    let median = geometry::median(sides);
+    (median <= SMALL_TILES_SIDE * w.max(h)).then_some(median)
+}
+const SMALL_TILES_COUNT: usize = 8;
+const SMALL_TILES_SIDE: f32 = 0.125;
+const SMALL_TILES_SHARE: f32 = 0.9;
+
 /// A big box over at least BLOCK_COUNT tiles of the fine look, each smaller than BLOCK_SIDE
 /// of its side (their median, measured along their own outlines), is a block of tiles seen as
 /// one when they lie in a row (flatness under BLOCK_ROW) or are BLOCK_MANY or more. Measured
@@ -1759,6 +1802,42 @@ mod tests {
         // A close-up of one tile read weakly, over its four pips: the pips are not tiles.
         let (tile, pips) = a_tile_and_four_pips();
         assert!(!tiles_seen_as_one(&tile, &pips, true, 400.0));
+    }
+
+    #[test]
+    fn a_hand_of_small_tiles_is_told_from_a_close_up_and_from_a_few_tiles() {
+        // A 640×480 frame of a hand: 14 tiles 44×64, a tenth of the long side.
+        let hand = side_by_side(14, [10.0, 200.0], 44.0, [44.0, 64.0]);
+        let typical = typical_small_tile(&hand, (640.0, 480.0));
+        assert_eq!(typical, Some(64.0));
+        // No coarse look is taken: the smallest tile they look for is 0.12 × 640 = 77 pixels.
+        let taken = |t: Option<f32>, long: f32| {
+            COARSE_LOOKS
+                .iter()
+                .filter(|l| l.wanted_beside(t, long))
+                .count()
+        };
+        assert_eq!(taken(typical, 640.0), 0);
+        assert_eq!(taken(None, 640.0), COARSE_LOOKS.len());
+        // Tiles of 75 pixels: the look for tiles from 77 is taken, not those from 192 up.
+        let closer = side_by_side(12, [10.0, 200.0], 51.0, [51.0, 75.0]);
+        assert_eq!(taken(typical_small_tile(&closer, (640.0, 480.0)), 640.0), 1);
+        // The same hand seen further off (1280×720 with its tiles 60 pixels tall): none.
+        let far = side_by_side(14, [100.0, 300.0], 42.0, [42.0, 60.0]);
+        let typical = typical_small_tile(&far, (1280.0, 720.0));
+        assert_eq!(typical, Some(60.0));
+        assert_eq!(taken(typical, 1280.0), 0);
+        // Seven tiles are too few to say.
+        assert_eq!(typical_small_tile(&hand[..7], (640.0, 480.0)), None);
+        // Tiles a fifth of the long side: a close-up of a few; bigger ones may be missed.
+        let big = side_by_side(9, [10.0, 100.0], 70.0, [70.0, 128.0]);
+        assert_eq!(typical_small_tile(&big, (640.0, 480.0)), None);
+        // A row along the picture's top edge: only the tiles inside it count.
+        let cut = side_by_side(9, [0.0, 0.0], 44.0, [44.0, 64.0]);
+        assert_eq!(typical_small_tile(&cut, (640.0, 480.0)), None);
+        // The four pips of a tile filling the frame.
+        let (_, pips) = a_tile_and_four_pips();
+        assert_eq!(typical_small_tile(&pips, (400.0, 500.0)), None);
     }
 
     #[test]
