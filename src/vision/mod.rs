@@ -1309,7 +1309,7 @@ fn fits_the_photo(
 /// rest tile for tile as before. With SMALL_TILES_SHARE at 0.8 none moved, but a hand filling
 /// a 640×480 frame (its tiles a tenth of the long side) kept the look from 0.12; leaving all
 /// four out at a median up to 0.125 lost a photo (a turned rf photo's tiles 0.12 of its side,
-/// outlined closer by that look) and moved three others.
+/// outlined closer by that look) and moved four others.
 fn typical_small_tile(fine: &[Candidate], (w, h): (f32, f32)) -> Option<f32> {
     let sides: Vec<f32> = fine
         .iter()
