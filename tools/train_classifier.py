@@ -581,18 +581,19 @@ def main() -> None:
     net = TileNet(classes=len(classes), width=args.width)
     if args.init and args.prune_from:
         raise SystemExit("give --init or --prune-from, not both")
+    # The teacher of --distill reads as --init (or --prune-from) does: float, without --qat's
+    # rounding; --teacher names another.
+    start = net
     if args.init:
         init_from_onnx(net, Path(args.init))
         print(f"started from {args.init}")
-    # The teacher of --distill reads as --init does: float, without --qat's rounding.
-    teacher = qat.frozen_copy(net).to(device) if args.distill > 0 else None
     if args.prune_from:
-        wide = loaded_classifier(Path(args.prune_from), len(classes))
-        pruned_start(net, wide, x[rng_pick(len(x), 4096, args.seed)])
-        teacher = qat.frozen_copy(wide).to(device) if args.distill > 0 else None
+        start = loaded_classifier(Path(args.prune_from), len(classes))
+        pruned_start(net, start, x[rng_pick(len(x), 4096, args.seed)])
         print(f"started from {args.prune_from} pruned to width {args.width}")
     if args.teacher and args.distill > 0:
-        teacher = qat.frozen_copy(loaded_classifier(Path(args.teacher), len(classes))).to(device)
+        start = loaded_classifier(Path(args.teacher), len(classes))
+    teacher = qat.frozen_copy(start).to(device) if args.distill > 0 else None
     if args.qat:
         qat.prepare(net)
     net = net.to(device)
@@ -753,8 +754,7 @@ def train_back_row(args) -> None:
     already has the back output starts that from its own as well)."""
     t0 = time.time()
     classes = faces.CLASSES + ["none", "back"]
-    net = TileNet(classes=len(classes), width=onnx_width(Path(args.init)))  # --init's own width
-    init_from_onnx(net, Path(args.init))
+    net = loaded_classifier(Path(args.init), len(classes))  # at --init's own width
     x, y = back_row_data(args)
     print(f"data ready in {time.time() - t0:.0f} s: {len(x)} crops, {int((y == realdata.BACK).sum())} face down, {int((y == realdata.NONE).sum())} no tile")
     feats = pooled(net, x)
