@@ -222,6 +222,11 @@ fn bad_models_are_named_at_load_and_never_panic() {
             "no output named `heat`",
         ),
         (
+            "--finder-model",
+            "finder_without_turn.onnx",
+            "no output named `orient_logits` or `orient`",
+        ),
+        (
             "--classifier-model",
             "classifier_without_probs.onnx",
             "no output named `probs`",
@@ -258,6 +263,34 @@ fn bad_models_are_named_at_load_and_never_panic() {
         );
         assert!(!err.contains("panicked"), "{file}: {err}");
     }
+}
+
+/// A finder written before session 71 gives the face's turn as probabilities (`orient`), the
+/// shipped one as scores before their softmax (`orient_logits`, tools/slim_finder.py): both
+/// are read. This one finds nothing, so the photo says so instead of being refused.
+#[test]
+#[cfg_attr(
+    no_onnxruntime,
+    ignore = "ONNX Runtime not installed (tools/install-onnxruntime.sh)"
+)]
+fn a_finder_giving_the_turns_probabilities_is_still_read() {
+    if !runtime() {
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_suanfan"))
+        .args([
+            "scan",
+            "datasets/samples/hand-melds.jpg",
+            "--finder-model",
+            "tests/fixtures/models/finder_turn_probabilities.onnx",
+        ])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(said.contains("no tiles found"), "{said}");
 }
 
 /// A library file cut short (an interrupted install) is refused before it is loaded: loading

@@ -59,7 +59,11 @@ def find_tiles(sess, img: Image.Image, thresh=0.3):
     canvas = Image.new("RGB", (cw, ch), (114, 114, 114))
     canvas.paste(img.resize((nw, nh), Image.BILINEAR), (px, py))
     x = np.asarray(canvas, np.float32).transpose(2, 0, 1)[None]
-    heat, box, orient = sess.run(["heat", "box", "orient"], {"image": x})
+    names = {o.name for o in sess.get_outputs()}
+    # The turn's scores (slim_finder.py) or, from a finder before session 71, probabilities:
+    # decode takes their argmax, the same either way.
+    turn = "orient_logits" if "orient_logits" in names else "orient"
+    heat, box, orient = sess.run(["heat", "box", turn], {"image": x})
     dets = td.decode(heat[0], box[0], orient[0], thresh)
     dets.sort(key=lambda d: -d[6])
     kept = []
@@ -138,7 +142,8 @@ def main():
     pred = np.where(use_rot, rot.argmax(1), probs.argmax(1))
     acc = float((pred == y).mean())
     print(f"overall: {acc:.4f} ({int((pred == y).sum())}/{len(y)}) on photos {sorted(tc.VAL_PHOTOS)}")
-    names = faces.CLASSES + ["none"]  # a classifier with 43 outputs has "not a tile" last
+    # "not a tile" follows the faces, then (a classifier with 44 outputs) a tile's back.
+    names = faces.CLASSES + ["none", "back"]
     print(f"real crops called not a tile: {int((pred == 42).sum())}/{len(y)}")
     per = collections.defaultdict(lambda: [0, 0])
     conf = collections.Counter()

@@ -38,6 +38,7 @@ import faces
 import qat
 import realdata
 import scenes
+import slim_finder
 import synth
 
 ROOT = Path(__file__).resolve().parent
@@ -82,7 +83,8 @@ class TileFinder(nn.Module):
 
 class Exported(nn.Module):
     """What ships: RGB 0..255 in; heat (sigmoid), box (log w, log h in cells; dx, dy), orientation
-    probabilities, and the turned box (cos 4a, sin 4a, log sides) out."""
+    probabilities, and the turned box (cos 4a, sin 4a, log sides) out. `export` then folds the
+    /255 into the first convolution and takes the softmax off (`slim_finder.py`)."""
 
     def __init__(self, net):
         super().__init__()
@@ -262,6 +264,9 @@ def init_from_onnx(net: nn.Module, path: Path) -> None:
     m = onnx.load(str(path))
     init = float_weights(m.graph)
     convs = in_module_order(net, [n for n in m.graph.node if n.op_type == "Conv"])
+    # A slim finder (slim_finder.py, no division of the input) reads the picture's 0..255 in
+    # its first convolution, whose weights are the network's (which reads 0..1) over 255.
+    folded = not any(n.op_type == "Div" and n.input[0] == slim_finder.INPUT for n in m.graph.node)
     mods = [mod for mod in net.modules() if isinstance(mod, nn.Conv2d)]
     if len(convs) != len(mods):
         raise SystemExit(f"{path}: {len(convs)} convolutions, the network has {len(mods)}")
@@ -273,8 +278,10 @@ def init_from_onnx(net: nn.Module, path: Path) -> None:
         elif isinstance(mod, nn.BatchNorm2d) and prev is not None:
             bns[id(prev)] = mod
     with torch.no_grad():
-        for node, mod in zip(convs, mods):
+        for k, (node, mod) in enumerate(zip(convs, mods)):
             w = torch.from_numpy(init[node.input[1]].copy())
+            if folded and k == 0:
+                w = w * 255.0
             b = torch.from_numpy(init[node.input[2]].copy()) if len(node.input) > 2 else torch.zeros(w.shape[0])
             if w.shape != mod.weight.shape:
                 raise SystemExit(f"{path}: weight {tuple(w.shape)} where the network has {tuple(mod.weight.shape)}")
@@ -390,6 +397,8 @@ def match(pred, gt, thr=0.5):
 
 def export(net, args, TP, P, G) -> Path:
     """Writes the ONNX model and its card data (args.out and .json beside it)."""
+    import onnx
+
     net = qat.plain(net).eval().cpu()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -401,6 +410,10 @@ def export(net, args, TP, P, G) -> Path:
         },
         opset_version=17, dynamo=False,
     )
+    # The /255 into the first convolution, the turn's softmax left to suanfan (slim_finder.py).
+    model = onnx.load(str(out))
+    slim_finder.slim(model)
+    onnx.save(model, str(out))
     meta = {
         "input": {
             "name": "image", "shape": ["n", 3, "h", "w"], "range": "RGB 0..255",
@@ -410,7 +423,7 @@ def export(net, args, TP, P, G) -> Path:
         "outputs": {
             "heat": "n,2,h/4,w/4 sigmoid: face-up, face-down tile centres",
             "box": "n,4,h/4,w/4: log width, log height (in cells of 4 px), centre offset x, y (cells)",
-            "orient": "n,4,h/4,w/4 softmax: face top points up, right, down, left",
+            "orient_logits": "n,4,h/4,w/4: scores of the face top pointing up, right, down, left (their softmax: the probabilities)",
             "rbox": "n,4,h/4,w/4: the face as a turned rectangle: cos 4a, sin 4a (a: turn of the side nearest the x axis, within 45 degrees), log side along a, log side across (cells)",
         },
         "stride": STRIDE,

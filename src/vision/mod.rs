@@ -449,12 +449,14 @@ struct Candidate {
 }
 
 /// The finder's output maps for one look, at stride 4: the heat of a face-up and a face-down
-/// tile, the box (log width, log height, centre offset), the face's turn, and (when the finder
-/// has it) the turned box (angle as a cosine and sine of 4θ, log sides).
+/// tile, the box (log width, log height, centre offset), the face's turn (scores before their
+/// softmax where `orient_logits`, else probabilities), and (when the finder has it) the
+/// turned box (angle as a cosine and sine of 4θ, log sides).
 struct FinderMaps {
     heat: ArrayD<f32>,
     boxes: ArrayD<f32>,
     orient: ArrayD<f32>,
+    orient_logits: bool,
     rbox: Option<ArrayD<f32>>,
 }
 
@@ -533,10 +535,25 @@ impl FinderMaps {
                 probs: Vec::new(),
             },
             bounds: [a[0], a[1], b[0], b[1]],
-            turn: std::array::from_fn(|i| at(&self.orient, i)),
+            turn: self.turn(gy, gx),
             rect,
         })
     }
+
+    /// The probabilities that the face's top points up, right, down and left at grid cell
+    /// (`gy`, `gx`).
+    fn turn(&self, gy: usize, gx: usize) -> [f32; 4] {
+        let v: [f32; 4] = std::array::from_fn(|k| self.orient[[0, k, gy, gx]]);
+        if self.orient_logits { softmax(v) } else { v }
+    }
+}
+
+/// The softmax of four scores.
+fn softmax(v: [f32; 4]) -> [f32; 4] {
+    let top = v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let e = v.map(|x| (x - top).exp());
+    let sum: f32 = e.iter().sum();
+    e.map(|x| x / sum)
 }
 
 impl Recognizer {
@@ -803,7 +820,12 @@ impl Recognizer {
             .map_err(model_err)?;
         let heat = output(&outputs, "tile finder", "heat")?;
         let boxes = output(&outputs, "tile finder", "box")?;
-        let orient = output(&outputs, "tile finder", "orient")?;
+        // Scores before their softmax from finders since session 71, probabilities before.
+        let orient_logits = outputs.get(sessions::ORIENT_LOGITS).is_some();
+        let orient = match orient_logits {
+            true => output(&outputs, "tile finder", sessions::ORIENT_LOGITS)?,
+            false => output(&outputs, "tile finder", sessions::ORIENT)?,
+        };
         // The turned box (angle and sides of the face); a finder without it gives upright boxes.
         let rbox = match outputs.get("rbox") {
             Some(_) => Some(output(&outputs, "tile finder", "rbox")?),
@@ -814,6 +836,7 @@ impl Recognizer {
             heat,
             boxes,
             orient,
+            orient_logits,
             rbox,
         };
         maps.check(lb)?;
@@ -1955,6 +1978,48 @@ mod tests {
         let mut faces = vec![0.01; CLASS_COUNT];
         faces[class] = p;
         faces
+    }
+
+    /// One grid cell's maps with the turn given as `orient` (logits or probabilities).
+    fn one_cell_maps(orient: [f32; 4], orient_logits: bool) -> FinderMaps {
+        let map = |c: usize, v: &[f32]| ArrayD::from_shape_vec(vec![1, c, 1, 1], v.to_vec());
+        FinderMaps {
+            heat: map(2, &[0.9, 0.0]).unwrap(),
+            boxes: map(4, &[1.0, 1.5, 0.5, 0.5]).unwrap(),
+            orient: map(4, &orient).unwrap(),
+            orient_logits,
+            rbox: None,
+        }
+    }
+
+    #[test]
+    fn a_slim_finders_turn_scores_give_the_probabilities_an_older_finder_gives() {
+        let lb = Letterbox {
+            s: 1.0,
+            px: 0.0,
+            py: 0.0,
+            grid_w: 1,
+            grid_h: 1,
+        };
+        let logits = [2.0_f32, -1.0, 0.5, 3.0];
+        let e = logits.map(f32::exp);
+        let total: f32 = e.iter().sum();
+        let probs = e.map(|v| v / total);
+        let turn = |maps: FinderMaps| {
+            maps.check(&lb).unwrap();
+            maps.candidate(&lb, (100.0, 100.0), (0, 0), false, 0.9)
+                .unwrap()
+                .turn
+        };
+        let slim = turn(one_cell_maps(logits, true));
+        let old = turn(one_cell_maps(probs, false));
+        for (a, b) in slim.iter().zip(&old) {
+            assert!((a - b).abs() < 1e-6, "{slim:?} against {old:?}");
+        }
+        assert!((slim.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        // Scores far apart give no overflow: the likeliest turn takes it all.
+        let sure = one_cell_maps([400.0, 0.0, -400.0, 0.0], true).turn(0, 0);
+        assert_eq!(sure, [1.0, 0.0, 0.0, 0.0]);
     }
 
     #[test]

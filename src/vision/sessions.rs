@@ -17,18 +17,28 @@ use super::{
 
 /// The finder's outputs suanfan reads (`FinderMaps`); its `rbox` may be missing (a finder
 /// without it gives upright boxes).
-const FINDER_OUTPUTS: [&str; 3] = ["heat", "box", "orient"];
+const FINDER_OUTPUTS: [&str; 2] = ["heat", "box"];
+
+/// The finder's face turn: the four scores before their softmax (`ORIENT_LOGITS`, the
+/// shipped finder since session 71: the softmax is taken at the few cells where a tile is
+/// found, not over the whole map) or the four probabilities (`ORIENT`, earlier finders).
+pub(super) const ORIENT_LOGITS: &str = "orient_logits";
+pub(super) const ORIENT: &str = "orient";
 
 /// Whether the finder gives the outputs suanfan reads, checked by their names when it is
 /// loaded; their shapes are checked on every look (`FinderMaps::check`).
 pub(super) fn check_finder(finder: &Session) -> Result<(), VisionError> {
-    match FINDER_OUTPUTS
-        .iter()
-        .find(|&&name| finder.outputs().iter().all(|o| o.name() != name))
-    {
-        Some(name) => Err(no_output("tile finder", name)),
-        None => Ok(()),
+    let has = |name: &str| finder.outputs().iter().any(|o| o.name() == name);
+    if let Some(name) = FINDER_OUTPUTS.iter().find(|&&name| !has(name)) {
+        return Err(no_output("tile finder", name));
     }
+    if !has(ORIENT_LOGITS) && !has(ORIENT) {
+        return Err(no_output(
+            "tile finder",
+            &format!("{ORIENT_LOGITS}` or `{ORIENT}"),
+        ));
+    }
+    Ok(())
 }
 
 /// The session of the model in `path`, or of the embedded `bytes` when none is given; `what`
