@@ -28,6 +28,8 @@ from onnx import numpy_helper
 INPUT = "image"
 ORIENT = "orient"
 ORIENT_LOGITS = "orient_logits"
+# How a finder's card (`.json`) describes `orient_logits` (train_detector.py's export too).
+ORIENT_LOGITS_CARD = "n,4,h/4,w/4: scores of the face top pointing up, right, down, left (their softmax: the probabilities)"
 
 
 def constant_value(graph: onnx.GraphProto, name: str) -> float | None:
@@ -102,9 +104,8 @@ def slim(model: onnx.ModelProto) -> list[str]:
 
 def slim_card(card: dict) -> dict:
     """The card (`.json`) of a slimmed finder: its output named and described as it now is."""
-    described = "n,4,h/4,w/4: scores of the face top pointing up, right, down, left (their softmax: the probabilities)"
     outputs = card.get("outputs", {})
-    card["outputs"] = {(ORIENT_LOGITS if k == ORIENT else k): (described if k == ORIENT else v) for k, v in outputs.items()}
+    card["outputs"] = {(ORIENT_LOGITS if k == ORIENT else k): (ORIENT_LOGITS_CARD if k == ORIENT else v) for k, v in outputs.items()}
     return card
 
 

@@ -423,7 +423,7 @@ def export(net, args, TP, P, G) -> Path:
         "outputs": {
             "heat": "n,2,h/4,w/4 sigmoid: face-up, face-down tile centres",
             "box": "n,4,h/4,w/4: log width, log height (in cells of 4 px), centre offset x, y (cells)",
-            "orient_logits": "n,4,h/4,w/4: scores of the face top pointing up, right, down, left (their softmax: the probabilities)",
+            slim_finder.ORIENT_LOGITS: slim_finder.ORIENT_LOGITS_CARD,
             "rbox": "n,4,h/4,w/4: the face as a turned rectangle: cos 4a, sin 4a (a: turn of the side nearest the x axis, within 45 degrees), log side along a, log side across (cells)",
         },
         "stride": STRIDE,

@@ -89,8 +89,7 @@ fn small_tiles_beside(big: &Detection, found: &[Detection]) -> usize {
         .iter()
         .filter(|d| !d.face_down && max(&d.probs) >= CONFIDENT && short_side(d) < limit)
         .filter(|d| {
-            let [x0, y0, x1, y1] = d.bounds();
-            let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+            let [cx, cy] = d.center();
             !(b[0]..=b[2]).contains(&cx) || !(b[1]..=b[3]).contains(&cy)
         })
         .count()
